@@ -1,0 +1,368 @@
+//! The fixture tree: `tests/fixtures/<schema path without .json>/{valid,invalid}/*.json`, and for
+//! definition libraries `tests/fixtures/<schema path without .json>/definitions/<name>/{valid,invalid}/`.
+//!
+//! Every invalid fixture `x.json` has a sidecar `x.expect` (JSON) naming the one rule it breaks:
+//! `{"keyword": "pattern", "pointer": "/findings/0/id", "rule": "finding id is not F-NNN"}`.
+//! This module finds the fixtures, checks that each schema has enough of them, and checks that the
+//! maximal documents use every property the schema declares. Judging the documents is left to
+//! the callers, which bring their own validator.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::corpus::{Corpus, Problem, Schema, escape_token, relative_path};
+
+/// Extension of the sidecar that records what an invalid fixture breaks.
+pub const EXPECT_EXTENSION: &str = "expect";
+
+/// Fewest valid documents per schema file.
+pub const MIN_VALID: usize = 2;
+/// Fewest invalid documents per schema file.
+pub const MIN_INVALID: usize = 4;
+
+/// What a set of fixtures is judged against: a schema's root, or one of its definitions.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Target {
+    /// Schema path under `schemas/`.
+    pub schema: String,
+    /// Definition name, for definition libraries.
+    pub definition: Option<String>,
+}
+
+impl Target {
+    /// The URI a validator resolves for this target.
+    pub fn uri(&self, schema_id: &str) -> String {
+        match &self.definition {
+            Some(name) => format!("{schema_id}#/definitions/{}", escape_token(name)),
+            None => schema_id.to_owned(),
+        }
+    }
+
+    /// JSON Pointer of the target inside its schema file.
+    pub fn pointer(&self) -> String {
+        self.definition
+            .as_ref()
+            .map(|name| format!("/definitions/{}", escape_token(name)))
+            .unwrap_or_default()
+    }
+}
+
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.definition {
+            Some(name) => write!(f, "{}#/definitions/{name}", self.schema),
+            None => f.write_str(&self.schema),
+        }
+    }
+}
+
+/// The rule an invalid fixture breaks, as its sidecar records it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expectation {
+    /// The JSON Schema keyword that rejects the document (`required`, `pattern`, …).
+    pub keyword: String,
+    /// JSON Pointer of the rejected value in the document.
+    pub pointer: String,
+    /// Short description of the broken rule.
+    pub rule: String,
+}
+
+/// A document that must be valid.
+#[derive(Debug, Clone)]
+pub struct ValidFixture {
+    /// File path.
+    pub path: PathBuf,
+    /// Parsed document.
+    pub document: Value,
+}
+
+/// A document that must be rejected for exactly one reason.
+#[derive(Debug, Clone)]
+pub struct InvalidFixture {
+    /// File path.
+    pub path: PathBuf,
+    /// Parsed document.
+    pub document: Value,
+    /// What it must be rejected for.
+    pub expect: Expectation,
+}
+
+/// The fixtures of one target.
+#[derive(Debug, Clone)]
+pub struct FixtureSet {
+    /// What they are judged against.
+    pub target: Target,
+    /// Documents that must be accepted.
+    pub valid: Vec<ValidFixture>,
+    /// Documents that must be rejected.
+    pub invalid: Vec<InvalidFixture>,
+}
+
+/// Finds every fixture below `dir` and maps it to its target in `corpus`. Files that cannot be
+/// read or parsed, directories that name no schema, and invalid fixtures without a sidecar are
+/// returned as problems.
+pub fn discover(dir: &Path, corpus: &Corpus) -> (Vec<FixtureSet>, Vec<Problem>) {
+    let mut sets: BTreeMap<Target, FixtureSet> = BTreeMap::new();
+    let mut problems = Vec::new();
+    let mut dirs = Vec::new();
+    collect_verdict_dirs(dir, &mut dirs, &mut problems);
+    for (verdict_dir, valid) in dirs {
+        let shown = display(&verdict_dir);
+        let Some(parent) = verdict_dir.parent().and_then(|p| relative_path(dir, p)) else {
+            problems.push(Problem::new(shown, "", "fixture directory outside the fixture tree"));
+            continue;
+        };
+        let Some(target) = target_for(&parent, corpus) else {
+            problems.push(Problem::new(
+                shown,
+                "",
+                format!("names no schema: neither schemas/{parent}.json nor a definition of one exists"),
+            ));
+            continue;
+        };
+        let set = sets.entry(target.clone()).or_insert_with(|| FixtureSet {
+            target,
+            valid: Vec::new(),
+            invalid: Vec::new(),
+        });
+        read_verdict_dir(&verdict_dir, valid, set, &mut problems);
+    }
+    (sets.into_values().collect(), problems)
+}
+
+fn read_verdict_dir(dir: &Path, valid: bool, set: &mut FixtureSet, problems: &mut Vec<Problem>) {
+    let mut files = match fs::read_dir(dir) {
+        Ok(entries) => entries.filter_map(|e| e.ok().map(|e| e.path())).collect::<Vec<_>>(),
+        Err(err) => {
+            problems.push(Problem::new(display(dir), "", format!("cannot read: {err}")));
+            return;
+        }
+    };
+    files.sort();
+    for file in files {
+        let extension = file.extension().and_then(|e| e.to_str()).unwrap_or_default();
+        match extension {
+            "json" => {}
+            EXPECT_EXTENSION if !valid => {
+                if !file.with_extension("json").is_file() {
+                    problems.push(Problem::new(display(&file), "", "sidecar without a fixture"));
+                }
+                continue;
+            }
+            _ => {
+                problems.push(Problem::new(display(&file), "", "unexpected file in a fixture directory"));
+                continue;
+            }
+        }
+        let Some(document) = read_json(&file, problems) else { continue };
+        if valid {
+            set.valid.push(ValidFixture { path: file, document });
+            continue;
+        }
+        let sidecar = file.with_extension(EXPECT_EXTENSION);
+        if !sidecar.is_file() {
+            problems.push(Problem::new(
+                display(&file),
+                "",
+                format!("invalid fixture without its {} sidecar", display(&sidecar)),
+            ));
+            continue;
+        }
+        let Some(expect) = read_json(&sidecar, problems).and_then(|v| parse_expectation(&sidecar, &v, problems))
+        else {
+            continue;
+        };
+        set.invalid.push(InvalidFixture { path: file, document, expect });
+    }
+}
+
+fn parse_expectation(path: &Path, value: &Value, problems: &mut Vec<Problem>) -> Option<Expectation> {
+    let field = |name: &str| value.get(name).and_then(Value::as_str).map(str::to_owned);
+    match (field("keyword"), field("pointer"), field("rule")) {
+        (Some(keyword), Some(pointer), Some(rule)) if pointer.is_empty() || pointer.starts_with('/') => {
+            Some(Expectation { keyword, pointer, rule })
+        }
+        _ => {
+            problems.push(Problem::new(
+                display(path),
+                "",
+                "must be {\"keyword\": string, \"pointer\": JSON Pointer, \"rule\": string}",
+            ));
+            None
+        }
+    }
+}
+
+fn read_json(path: &Path, problems: &mut Vec<Problem>) -> Option<Value> {
+    let text = match fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(err) => {
+            problems.push(Problem::new(display(path), "", format!("cannot read: {err}")));
+            return None;
+        }
+    };
+    match serde_json::from_str(&text) {
+        Ok(value) => Some(value),
+        Err(err) => {
+            problems.push(Problem::new(
+                display(path),
+                "",
+                format!("not valid JSON at line {} column {}: {err}", err.line(), err.column()),
+            ));
+            None
+        }
+    }
+}
+
+fn display(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
+/// Directories named `valid` or `invalid`, with `true` for `valid`.
+fn collect_verdict_dirs(dir: &Path, out: &mut Vec<(PathBuf, bool)>, problems: &mut Vec<Problem>) {
+    let mut entries = match fs::read_dir(dir) {
+        Ok(entries) => entries.filter_map(|e| e.ok().map(|e| e.path())).collect::<Vec<_>>(),
+        Err(err) => {
+            problems.push(Problem::new(display(dir), "", format!("cannot read: {err}")));
+            return;
+        }
+    };
+    entries.sort();
+    for path in entries.into_iter().filter(|p| p.is_dir()) {
+        match path.file_name().and_then(|n| n.to_str()) {
+            Some("valid") => out.push((path, true)),
+            Some("invalid") => out.push((path, false)),
+            _ => collect_verdict_dirs(&path, out, problems),
+        }
+    }
+}
+
+/// Maps a fixture directory (relative to the fixture root, without `valid`/`invalid`) to its target.
+fn target_for(parent: &str, corpus: &Corpus) -> Option<Target> {
+    let root = format!("{parent}.json");
+    if corpus.get(&root).is_some() {
+        return Some(Target { schema: root, definition: None });
+    }
+    let (schema, name) = parent.rsplit_once("/definitions/")?;
+    let schema = format!("{schema}.json");
+    corpus
+        .get(&schema)?
+        .definition_names()
+        .contains(&name.to_owned())
+        .then(|| Target { schema, definition: Some(name.to_owned()) })
+}
+
+/// Checks that every schema has the fixtures the project asks for:
+/// - a schema with a root type: `valid/minimal.json`, `valid/maximal.json` and at least
+///   [`MIN_INVALID`] invalid documents;
+/// - a definition library: for every definition at least one valid and one invalid document,
+///   and at least [`MIN_VALID`] valid and [`MIN_INVALID`] invalid in all.
+pub fn check_requirements(corpus: &Corpus, sets: &[FixtureSet]) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for schema in &corpus.schemas {
+        let mine: Vec<&FixtureSet> = sets.iter().filter(|s| s.target.schema == schema.path).collect();
+        let valid: usize = mine.iter().map(|s| s.valid.len()).sum();
+        let invalid: usize = mine.iter().map(|s| s.invalid.len()).sum();
+        let mut require = |ok: bool, message: String| {
+            if !ok {
+                problems.push(Problem::new(&schema.path, "", message));
+            }
+        };
+        if schema.has_root_type() {
+            let root = mine.iter().find(|s| s.target.definition.is_none());
+            for name in ["minimal.json", "maximal.json"] {
+                let present = root.is_some_and(|s| s.valid.iter().any(|f| f.path.ends_with(name)));
+                require(present, format!("has no valid/{name} fixture"));
+            }
+        } else {
+            for name in schema.definition_names() {
+                let set = mine.iter().find(|s| s.target.definition.as_deref() == Some(name.as_str()));
+                let (v, i) = set.map_or((0, 0), |s| (s.valid.len(), s.invalid.len()));
+                require(v >= 1 && i >= 1, format!("definition {name} needs a valid and an invalid fixture (has {v} and {i})"));
+            }
+        }
+        require(valid >= MIN_VALID, format!("needs at least {MIN_VALID} valid fixtures, has {valid}"));
+        require(invalid >= MIN_INVALID, format!("needs at least {MIN_INVALID} invalid fixtures, has {invalid}"));
+    }
+    problems
+}
+
+/// Properties the schema of `set` declares that no covering document uses, as
+/// `schema-file#pointer-to-property` strings. The covering documents are `valid/maximal.json`
+/// when there is one, else every valid document of the set.
+pub fn uncovered_properties(corpus: &Corpus, set: &FixtureSet) -> Vec<String> {
+    let Some(schema) = corpus.get(&set.target.schema) else { return Vec::new() };
+    let maximal: Vec<&Value> =
+        set.valid.iter().filter(|f| f.path.ends_with("maximal.json")).map(|f| &f.document).collect();
+    let docs = if maximal.is_empty() { set.valid.iter().map(|f| &f.document).collect() } else { maximal };
+    let Some(node) = schema.document.pointer(&set.target.pointer()) else { return Vec::new() };
+    let mut missing = Vec::new();
+    let mut walk = Walk { corpus, missing: &mut missing, depth: 0 };
+    walk.node(schema, &set.target.pointer(), node, &docs);
+    missing.sort();
+    missing.dedup();
+    missing
+}
+
+struct Walk<'a> {
+    corpus: &'a Corpus,
+    missing: &'a mut Vec<String>,
+    depth: usize,
+}
+
+impl<'a> Walk<'a> {
+    fn node(&mut self, schema: &'a Schema, pointer: &str, node: &'a Value, docs: &[&Value]) {
+        // The corpus has no recursive schemas; the bound only guards against a future one.
+        if docs.is_empty() || self.depth > 64 {
+            return;
+        }
+        self.depth += 1;
+        if let Some(reference) = node.get("$ref").and_then(Value::as_str) {
+            if let Ok((file, target)) = self.corpus.resolve(&schema.path, reference) {
+                if let Some(next) = self.corpus.get(&file) {
+                    if let Some(sub) = next.document.pointer(&target) {
+                        self.node(next, &target, sub, docs);
+                    }
+                }
+            }
+        }
+        if let Some(properties) = node.get("properties").and_then(Value::as_object) {
+            for (name, sub) in properties {
+                let present: Vec<&Value> = docs.iter().filter_map(|d| d.get(name)).collect();
+                let here = format!("{pointer}/properties/{}", escape_token(name));
+                if present.is_empty() {
+                    self.missing.push(format!("{}#{here}", schema.path));
+                } else {
+                    self.node(schema, &here, sub, &present);
+                }
+            }
+        }
+        if let Some(items) = node.get("items").filter(|i| i.is_object()) {
+            let elements: Vec<&Value> = docs.iter().filter_map(|d| d.as_array()).flatten().collect();
+            if elements.is_empty() && docs.iter().any(|d| d.is_array()) {
+                self.missing.push(format!("{}#{pointer}/items", schema.path));
+            }
+            self.node(schema, &format!("{pointer}/items"), items, &elements);
+        }
+        if let Some(extra) = node.get("additionalProperties").filter(|a| a.is_object()) {
+            let declared = node.get("properties").and_then(Value::as_object);
+            let values: Vec<&Value> = docs
+                .iter()
+                .filter_map(|d| d.as_object())
+                .flat_map(|o| o.iter())
+                .filter(|(k, _)| declared.is_none_or(|p| !p.contains_key(*k)))
+                .map(|(_, v)| v)
+                .collect();
+            self.node(schema, &format!("{pointer}/additionalProperties"), extra, &values);
+        }
+        if let Some(all) = node.get("allOf").and_then(Value::as_array) {
+            for (i, sub) in all.iter().enumerate() {
+                self.node(schema, &format!("{pointer}/allOf/{i}"), sub, docs);
+            }
+        }
+        self.depth -= 1;
+    }
+}
