@@ -218,14 +218,10 @@ impl Corpus {
         if location.contains(':') || location.starts_with('/') {
             return Err("is not relative: cross-file references must be relative paths".into());
         }
-        let target_file = if location.is_empty() {
-            from.to_owned()
-        } else {
-            join(from, location).ok_or("climbs above schemas/")?
-        };
-        let target = self
-            .get(&target_file)
-            .ok_or_else(|| format!("names {target_file}, which is not in the corpus"))?;
+        let target_file =
+            if location.is_empty() { from.to_owned() } else { join(from, location).ok_or("climbs above schemas/")? };
+        let target =
+            self.get(&target_file).ok_or_else(|| format!("names {target_file}, which is not in the corpus"))?;
         if !fragment.is_empty() && !fragment.starts_with('/') {
             return Err("has a fragment that is not a JSON Pointer".into());
         }
@@ -346,7 +342,10 @@ mod tests {
     fn relative_references_resolve_across_directories() {
         let c = corpus(&[
             ("common/types.json", json!({"definitions": {"severity": {"type": "string"}}})),
-            ("agents/ps/a.json", json!({"properties": {"p": {"$ref": "../../common/types.json#/definitions/severity"}}})),
+            (
+                "agents/ps/a.json",
+                json!({"properties": {"p": {"$ref": "../../common/types.json#/definitions/severity"}}}),
+            ),
         ]);
         let (refs, problems) = c.references();
         assert!(problems.is_empty(), "{problems:?}");
@@ -387,8 +386,7 @@ mod tests {
             ("common/b.json", json!({"$schema": "https://json-schema.org/draft-07/schema#", "$id": "x"})),
             ("common/c.json", json!([1])),
         ]);
-        let places: Vec<(&str, &str)> =
-            c.problems.iter().map(|p| (p.file.as_str(), p.pointer.as_str())).collect();
+        let places: Vec<(&str, &str)> = c.problems.iter().map(|p| (p.file.as_str(), p.pointer.as_str())).collect();
         assert_eq!(places, [("common/b.json", "/$schema"), ("common/b.json", "/$id"), ("common/c.json", "")]);
     }
 

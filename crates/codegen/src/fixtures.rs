@@ -43,10 +43,7 @@ impl Target {
 
     /// JSON Pointer of the target inside its schema file.
     pub fn pointer(&self) -> String {
-        self.definition
-            .as_ref()
-            .map(|name| format!("/definitions/{}", escape_token(name)))
-            .unwrap_or_default()
+        self.definition.as_ref().map(|name| format!("/definitions/{}", escape_token(name))).unwrap_or_default()
     }
 }
 
@@ -123,11 +120,8 @@ pub fn discover(dir: &Path, corpus: &Corpus) -> (Vec<FixtureSet>, Vec<Problem>) 
             ));
             continue;
         };
-        let set = sets.entry(target.clone()).or_insert_with(|| FixtureSet {
-            target,
-            valid: Vec::new(),
-            invalid: Vec::new(),
-        });
+        let set =
+            sets.entry(target.clone()).or_insert_with(|| FixtureSet { target, valid: Vec::new(), invalid: Vec::new() });
         read_verdict_dir(&verdict_dir, valid, set, &mut problems);
     }
     (sets.into_values().collect(), problems)
@@ -171,8 +165,7 @@ fn read_verdict_dir(dir: &Path, valid: bool, set: &mut FixtureSet, problems: &mu
             ));
             continue;
         }
-        let Some(expect) = read_json(&sidecar, problems).and_then(|v| parse_expectation(&sidecar, &v, problems))
-        else {
+        let Some(expect) = read_json(&sidecar, problems).and_then(|v| parse_expectation(&sidecar, &v, problems)) else {
             continue;
         };
         set.invalid.push(InvalidFixture { path: file, document, expect });
@@ -281,7 +274,10 @@ pub fn check_requirements(corpus: &Corpus, sets: &[FixtureSet]) -> Vec<Problem> 
             for name in schema.definition_names() {
                 let set = mine.iter().find(|s| s.target.definition.as_deref() == Some(name.as_str()));
                 let (v, i) = set.map_or((0, 0), |s| (s.valid.len(), s.invalid.len()));
-                require(v >= 1 && i >= 1, format!("definition {name} needs a valid and an invalid fixture (has {v} and {i})"));
+                require(
+                    v >= 1 && i >= 1,
+                    format!("definition {name} needs a valid and an invalid fixture (has {v} and {i})"),
+                );
             }
         }
         require(valid >= MIN_VALID, format!("needs at least {MIN_VALID} valid fixtures, has {valid}"));
