@@ -137,6 +137,23 @@ fn every_fixture_gets_its_expected_verdict() {
 }
 
 #[test]
+fn every_example_in_a_schema_is_valid() {
+    let corpus = support::corpus();
+    let registry = support::registry(&corpus);
+    let examples = corpus.examples();
+    assert!(examples.len() > 20, "examples found: {}", examples.len());
+    let failures: Vec<String> = examples
+        .iter()
+        .filter_map(|(schema, pointer, example)| {
+            let validator = support::validator(&registry, &format!("{}#{pointer}", schema.id));
+            let errors = support::errors(&validator, example);
+            (!errors.is_empty()).then(|| format!("{}#{pointer}: example {example} is invalid: {errors:?}", schema.path))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
 fn patterns_use_ecma_digits() {
     // `\d` in a JSON Schema pattern is ECMA-262: ASCII digits only.
     let corpus = support::corpus();

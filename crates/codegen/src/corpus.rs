@@ -212,6 +212,23 @@ impl Corpus {
         (refs, problems)
     }
 
+    /// Every value listed under an `examples` keyword, as `(schema, JSON Pointer of the subschema
+    /// holding it, example)`. An example is documentation a reader will copy, so it must validate
+    /// against that subschema.
+    pub fn examples(&self) -> Vec<(&Schema, String, &Value)> {
+        let mut found = Vec::new();
+        for schema in &self.schemas {
+            let mut places = Vec::new();
+            collect_keyword(&schema.document, String::new(), "examples", &mut places);
+            for (pointer, examples) in places {
+                for example in examples.as_array().into_iter().flatten() {
+                    found.push((schema, pointer.clone(), example));
+                }
+            }
+        }
+        found
+    }
+
     /// Resolves `reference`, written in schema `from`, to a `(file, pointer)` in the corpus.
     pub fn resolve(&self, from: &str, reference: &str) -> Result<(String, String), String> {
         let (location, fragment) = reference.split_once('#').unwrap_or((reference, ""));
@@ -304,21 +321,29 @@ pub fn escape_token(token: &str) -> String {
 }
 
 fn collect_refs(node: &Value, pointer: String, out: &mut Vec<(String, String)>) {
+    let mut found = Vec::new();
+    collect_keyword(node, pointer, "$ref", &mut found);
+    out.extend(found.into_iter().filter_map(|(p, v)| v.as_str().map(|r| (p, r.to_owned()))));
+}
+
+/// Every value of `keyword` in schema positions below `node`, with the pointer of the object
+/// holding it; data keywords (`const`, `enum`, `examples`, `default`) are not descended into.
+fn collect_keyword<'a>(node: &'a Value, pointer: String, keyword: &str, out: &mut Vec<(String, &'a Value)>) {
     match node {
         Value::Object(map) => {
-            if let Some(Value::String(reference)) = map.get("$ref") {
-                out.push((pointer.clone(), reference.clone()));
+            if let Some(value) = map.get(keyword) {
+                out.push((pointer.clone(), value));
             }
             for (key, value) in map {
                 if DATA_KEYWORDS.contains(&key.as_str()) {
                     continue;
                 }
-                collect_refs(value, format!("{pointer}/{}", escape_token(key)), out);
+                collect_keyword(value, format!("{pointer}/{}", escape_token(key)), keyword, out);
             }
         }
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
-                collect_refs(item, format!("{pointer}/{i}"), out);
+                collect_keyword(item, format!("{pointer}/{i}"), keyword, out);
             }
         }
         _ => {}
