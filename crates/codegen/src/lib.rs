@@ -1,11 +1,44 @@
 //! Build-time tooling for `jerry-contracts`: loading and checking the schema corpus, discovering
-//! the fixture tree, and (from the code-generation issue on) generating the Rust types.
+//! the fixture tree, and generating the Rust types (typify for the shapes, an attribute pass for
+//! everything typify drops).
 //!
 //! This crate is a build dependency of the library and a dependency of the CLI; nothing in it
 //! reaches the library's users at run time.
 
+pub mod attributes;
 pub mod corpus;
 pub mod fixtures;
+pub mod generate;
+pub mod keywords;
+pub mod naming;
+pub mod plan;
+
+use std::path::Path;
 
 pub use corpus::{Corpus, CorpusError, Problem, Reference, Schema};
 pub use fixtures::{Expectation, FixtureSet, InvalidFixture, Target, ValidFixture};
+
+/// Why the types could not be generated: every problem, each with its schema file and pointer.
+#[derive(Debug, thiserror::Error)]
+pub enum CodegenError {
+    /// The schema directory could not be read.
+    #[error(transparent)]
+    Corpus(#[from] CorpusError),
+    /// Problems in the schemas.
+    #[error("{} problem(s) in the schemas:\n{}", .0.len(), .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
+    Schemas(Vec<Problem>),
+}
+
+/// Generates the Rust source for every schema under `schemas`.
+pub fn generate(schemas: &Path) -> Result<String, CodegenError> {
+    let corpus = Corpus::load(schemas)?;
+    if !corpus.problems.is_empty() {
+        return Err(CodegenError::Schemas(corpus.problems));
+    }
+    let (_, problems) = corpus.references();
+    if !problems.is_empty() {
+        return Err(CodegenError::Schemas(problems));
+    }
+    let plan = plan::plan(&corpus).map_err(CodegenError::Schemas)?;
+    generate::source(&plan).map_err(CodegenError::Schemas)
+}

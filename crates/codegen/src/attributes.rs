@@ -1,0 +1,381 @@
+//! The attribute pass: typify gives the shapes; this pass makes each generated item exactly as
+//! strict and as faithful as its schema. It adds `garde` rules for every pattern, range, length,
+//! item count, uniqueness and URI format (with JSON property names in error paths), makes every
+//! optional field an `Option` so that a document is written back as it was read (an empty array
+//! stays, a `null` stays), adds the `extra` map that keeps undeclared properties, and documents
+//! every type, field and variant with the schema it comes from.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use serde_json::{Map, Value};
+use syn::parse::Parser;
+use syn::{Attribute, Fields, Item, Type};
+
+use crate::corpus::Problem;
+use crate::plan::{Kind, Plan, TypeDef};
+
+/// Applies the pass to every item typify generated.
+pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
+    let mut problems = Vec::new();
+    for item in &mut file.items {
+        match item {
+            Item::Struct(item) => {
+                let Some(def) = plan.get(&item.ident.to_string()) else { continue };
+                if let Err(problem) = structure(item, def, plan) {
+                    problems.push(problem);
+                }
+            }
+            Item::Enum(item) => {
+                let Some(def) = plan.get(&item.ident.to_string()) else { continue };
+                enumeration(item, def);
+            }
+            Item::Mod(module) => {
+                // typify's helper modules (`error`, `defaults`).
+                module.attrs.push(attr("#[allow(missing_docs)]"));
+            }
+            _ => {}
+        }
+    }
+    if problems.is_empty() { Ok(()) } else { Err(problems) }
+}
+
+/// Parses one outer attribute written as text.
+pub fn attr(text: &str) -> Attribute {
+    match Attribute::parse_outer.parse_str(text) {
+        Ok(mut attrs) if attrs.len() == 1 => attrs.remove(0),
+        // Every attribute text is produced by this crate from validated parts.
+        Ok(attrs) => unreachable!("generator produced {} attributes from {text}", attrs.len()),
+        Err(err) => unreachable!("generator produced an invalid attribute {text}: {err}"),
+    }
+}
+
+fn doc(text: &str) -> Attribute {
+    let literal = proc_macro2::Literal::string(&format!(" {text}"));
+    attr(&format!("#[doc = {literal}]"))
+}
+
+fn has_doc(attrs: &[Attribute]) -> bool {
+    attrs.iter().any(|a| a.path().is_ident("doc"))
+}
+
+fn type_attrs(attrs: &mut Vec<Attribute>, def: &TypeDef, validates: bool) {
+    if !has_doc(attrs) {
+        attrs.push(doc(&format!("`{}`", def.public)));
+    }
+    attrs.push(doc(""));
+    attrs.push(doc(&format!("Schema: `{}`", def.location())));
+    if validates {
+        attrs.push(attr("#[derive(::garde::Validate)]"));
+    }
+    attrs.push(attr("#[cfg_attr(feature = \"schemars\", derive(::schemars::JsonSchema))]"));
+}
+
+fn enumeration(item: &mut syn::ItemEnum, def: &TypeDef) {
+    type_attrs(&mut item.attrs, def, false);
+    for variant in &mut item.variants {
+        if has_doc(&variant.attrs) {
+            continue;
+        }
+        let value = serde_rename(&variant.attrs).unwrap_or_else(|| variant.ident.to_string());
+        variant.attrs.insert(0, doc(&format!("`{value}`")));
+    }
+}
+
+fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan) -> Result<(), Problem> {
+    let validates = def.validates;
+    type_attrs(&mut item.attrs, def, validates);
+    let source = def.source.as_object().cloned().unwrap_or_default();
+    match (&def.kind, &mut item.fields) {
+        (Kind::Struct, Fields::Named(fields)) => {
+            item.attrs.push(attr("#[garde(allow_unvalidated)]"));
+            let properties = source.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
+            let required: Vec<&str> = source
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            for field in fields.named.iter_mut() {
+                let ident = field.ident.as_ref().map(ToString::to_string).unwrap_or_default();
+                let json_name = serde_rename(&field.attrs).unwrap_or_else(|| ident.clone());
+                let Some(schema) = properties.get(&json_name).and_then(Value::as_object) else {
+                    return Err(Problem::new(
+                        &def.file,
+                        &def.pointer,
+                        format!("typify produced field {ident} for no property"),
+                    ));
+                };
+                let at = format!("{}/properties/{}", def.pointer, crate::corpus::escape_token(&json_name));
+                let is_required = required.contains(&json_name.as_str());
+                let nullable = is_nullable(schema);
+                field_type(field, is_required, nullable);
+                let rules = rules(def, &at, schema, plan)?;
+                if !rules.is_empty() {
+                    let mut all = rules;
+                    if json_name != ident {
+                        all.insert(0, format!("rename(\"{json_name}\")"));
+                    }
+                    field.attrs.push(attr(&format!("#[garde({})]", all.join(", "))));
+                }
+                schemars_extensions(&mut field.attrs, schema);
+                if !has_doc(&field.attrs) {
+                    field.attrs.insert(0, doc(&format!("`{json_name}`")));
+                }
+            }
+            let extra: syn::Field = syn::Field::parse_named
+                .parse2(quote! {
+                    /// Properties the schema does not declare, kept so that relaying a document loses nothing.
+                    #[serde(flatten)]
+                    #[garde(skip)]
+                    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>
+                })
+                .map_err(|e| Problem::new(&def.file, &def.pointer, format!("extra field: {e}")))?;
+            fields.named.push(extra);
+        }
+        (_, Fields::Unnamed(fields)) if fields.unnamed.len() == 1 => {
+            if validates {
+                item.attrs.push(attr("#[garde(transparent)]"));
+            }
+            let rules = rules(def, &def.pointer, &source, plan)?;
+            if let Some(field) = fields.unnamed.first_mut() {
+                if validates {
+                    let text = if rules.is_empty() { "skip".to_owned() } else { rules.join(", ") };
+                    field.attrs.push(attr(&format!("#[garde({text})]")));
+                }
+                schemars_extensions(&mut field.attrs, &source);
+            }
+        }
+        (kind, _) => {
+            return Err(Problem::new(
+                &def.file,
+                &def.pointer,
+                format!("typify produced an unexpected item for a {kind:?}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The JSON name of a field or variant: its `#[serde(rename = "…")]`, if any.
+fn serde_rename(attrs: &[Attribute]) -> Option<String> {
+    let mut found = None;
+    for a in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let _ = a.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") {
+                let value: syn::LitStr = meta.value()?.parse()?;
+                found = Some(value.value());
+            } else if meta.input.peek(syn::Token![=]) {
+                let _: syn::Expr = meta.value()?.parse()?;
+            }
+            Ok(())
+        });
+    }
+    found
+}
+
+fn is_nullable(schema: &Map<String, Value>) -> bool {
+    schema.get("type").and_then(Value::as_array).is_some_and(|t| t.iter().any(|v| v == "null"))
+        || schema.get("enum").and_then(Value::as_array).is_some_and(|e| e.contains(&Value::Null))
+}
+
+/// Makes a field `Option<T>` when optional, `Option<Option<T>>` when optional and nullable, and
+/// a present-but-nullable `Option<T>` when required and nullable.
+fn field_type(field: &mut syn::Field, required: bool, nullable: bool) {
+    // Drop typify's defaulting: it would turn an absent field into an empty value and back.
+    field.attrs.retain(|a| !a.path().is_ident("serde") || serde_rename(std::slice::from_ref(a)).is_some());
+    field.attrs.iter_mut().filter(|a| a.path().is_ident("serde")).for_each(|a| {
+        if let Some(name) = serde_rename(std::slice::from_ref(a)) {
+            *a = attr(&format!("#[serde(rename = \"{name}\")]"));
+        }
+    });
+    let inner = option_inner(&field.ty).cloned().unwrap_or_else(|| field.ty.clone());
+    let shown = quote!(#inner).to_string();
+    match (required, nullable) {
+        (true, false) => field.ty = inner,
+        (true, true) => {
+            // Present, possibly null: serde would read a missing `Option` as `None`.
+            field.ty = wrap_option(inner);
+            field.attrs.push(attr("#[serde(deserialize_with = \"required_nullable\")]"));
+            field.attrs.push(attr(&format!(
+                "#[cfg_attr(feature = \"schemars\", schemars(required, with = \"{shown}\", transform = crate::support::nullable))]"
+            )));
+        }
+        (false, false) => {
+            // Absent or a value, never null: serde would read `null` as `None`, looser than the schema.
+            field.ty = wrap_option(inner);
+            field.attrs.push(attr(
+                "#[serde(default, skip_serializing_if = \"::std::option::Option::is_none\", deserialize_with = \"present\")]",
+            ));
+            field.attrs.push(attr(&format!("#[cfg_attr(feature = \"schemars\", schemars(with = \"{shown}\"))]")));
+        }
+        (false, true) => {
+            // Absent, null or a value, each written back as it was read.
+            field.attrs.push(attr(&format!(
+                "#[cfg_attr(feature = \"schemars\", schemars(with = \"::std::option::Option<{shown}>\"))]"
+            )));
+            field.ty = wrap_option(wrap_option(inner));
+            field.attrs.push(attr(
+                "#[serde(default, skip_serializing_if = \"::std::option::Option::is_none\", with = \"crate::support::double_option\")]",
+            ));
+        }
+    }
+}
+
+fn option_inner(ty: &Type) -> Option<&Type> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+    match args.args.first()? {
+        syn::GenericArgument::Type(inner) => Some(inner),
+        _ => None,
+    }
+}
+
+fn wrap_option(ty: Type) -> Type {
+    let tokens: TokenStream = quote!(::std::option::Option<#ty>);
+    syn::parse2(tokens).unwrap_or(ty)
+}
+
+/// Schema keywords no garde rule expresses, carried into the derived schema for the drift gate.
+fn schemars_extensions(attrs: &mut Vec<Attribute>, schema: &Map<String, Value>) {
+    if schema.get("format").and_then(Value::as_str) == Some("uri-reference") {
+        attrs.push(attr(
+            "#[cfg_attr(feature = \"schemars\", schemars(transform = crate::support::extend_format_uri_reference))]",
+        ));
+    }
+    if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
+        attrs.push(attr("#[cfg_attr(feature = \"schemars\", schemars(transform = crate::support::unique))]"));
+    }
+}
+
+/// The garde rules for a value with this schema (a property, or a newtype's content).
+fn rules(def: &TypeDef, at: &str, schema: &Map<String, Value>, plan: &Plan) -> Result<Vec<String>, Problem> {
+    let mut rules = Vec::new();
+    let integer =
+        schema.get("type").map(|t| t == "integer" || t.as_array().is_some_and(|a| a.contains(&Value::from("integer"))));
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        if target_validates(def, reference, plan) {
+            rules.push("dive".to_owned());
+        }
+        return Ok(rules);
+    }
+    let is_array = schema.get("type") == Some(&Value::from("array"));
+    let is_string = schema
+        .get("type")
+        .is_some_and(|t| t == "string" || t.as_array().is_some_and(|a| a.contains(&Value::from("string"))));
+    let number = |key: &str| -> Option<String> {
+        let value = schema.get(key)?;
+        Some(if integer == Some(true) {
+            format!("{}", value.as_f64().unwrap_or_default() as i64)
+        } else {
+            format!("{:?}", value.as_f64().unwrap_or_default())
+        })
+    };
+    let (min, max) = (number("minimum"), number("maximum"));
+    if min.is_some() || max.is_some() {
+        rules.push(bounds("range", &[], min, max));
+    }
+    let count = |key: &str| schema.get(key).and_then(Value::as_u64).map(|n| n.to_string());
+    if is_string {
+        let (min, max) = (count("minLength"), count("maxLength"));
+        if min.is_some() || max.is_some() {
+            rules.push(bounds("length", &["chars"], min, max));
+        }
+        if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+            let Some(index) = plan.pattern_index(pattern) else {
+                return Err(Problem::new(&def.file, at, "pattern was not collected by the planner"));
+            };
+            rules.push(format!("pattern(P{index})"));
+        }
+        match schema.get("format").and_then(Value::as_str) {
+            Some("uri") => rules.push("url".to_owned()),
+            Some("uri-reference") => rules.push("custom(crate::support::uri_reference)".to_owned()),
+            _ => {}
+        }
+    }
+    if is_array {
+        let (min, max) = (count("minItems"), count("maxItems"));
+        if min.is_some() || max.is_some() {
+            rules.push(bounds("length", &[], min, max));
+        }
+        if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
+            rules.push("custom(crate::support::unique_items)".to_owned());
+        }
+        if let Some(items) = schema.get("items") {
+            if element_validates(def, &format!("{at}/items"), items, plan) {
+                rules.push("dive".to_owned());
+            }
+        }
+    }
+    if let Some(values) = schema.get("additionalProperties").filter(|v| v.is_object()) {
+        if element_validates(def, &format!("{at}/additionalProperties"), values, plan) {
+            rules.push("dive".to_owned());
+        }
+    }
+    if schema.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty())
+        || schema.contains_key("enum")
+        || schema.contains_key("const")
+    {
+        // Hoisted into a named type: structs validate themselves, enums and constants are
+        // valid by construction.
+        if let Some(target) = plan.at(&def.file, at) {
+            if target.validates {
+                rules.push("dive".to_owned());
+            }
+        }
+    }
+    Ok(rules)
+}
+
+fn bounds(rule: &str, modes: &[&str], min: Option<String>, max: Option<String>) -> String {
+    let mut parts: Vec<String> = modes.iter().map(|m| (*m).to_owned()).collect();
+    if let Some(min) = min {
+        parts.push(format!("min = {min}"));
+    }
+    if let Some(max) = max {
+        parts.push(format!("max = {max}"));
+    }
+    format!("{rule}({})", parts.join(", "))
+}
+
+fn target_validates(def: &TypeDef, reference: &str, plan: &Plan) -> bool {
+    let location = reference.split_once('#').map_or((reference, ""), |(f, p)| (f, p));
+    let file = if location.0.is_empty() {
+        def.file.clone()
+    } else {
+        let mut segments: Vec<&str> = def.file.split('/').collect();
+        segments.pop();
+        for part in location.0.split('/') {
+            match part {
+                ".." => {
+                    segments.pop();
+                }
+                "." | "" => {}
+                other => segments.push(other),
+            }
+        }
+        segments.join("/")
+    };
+    plan.at(&file, location.1).is_some_and(|t| t.validates)
+}
+
+/// Whether an array element or map value of this schema is a type that validates itself.
+fn element_validates(def: &TypeDef, at: &str, schema: &Value, plan: &Plan) -> bool {
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        return target_validates(def, reference, plan);
+    }
+    if let Some(target) = plan.at(&def.file, at) {
+        return target.validates;
+    }
+    // Nested arrays of plain values (such as the N2 matrix) carry no rule.
+    schema.get("items").is_some_and(|items| element_validates(def, &format!("{at}/items"), items, plan))
+}
+
+/// A token stream for `ident`, used by the emitter for pattern statics.
+pub fn pattern_ident(index: usize) -> syn::Ident {
+    format_ident!("P{index}")
+}

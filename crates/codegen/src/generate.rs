@@ -1,0 +1,281 @@
+//! Turning a [`Plan`] into Rust source: typify generates the shapes from the lowered bundle,
+//! the attribute pass completes them, and this module adds what typify cannot express (the
+//! pattern matchers and the agent-output dispatch enums) and the public module tree that mirrors
+//! `schemas/`, then formats the whole file with prettyplease.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+use typify::{CrateVers, TypeSpace, TypeSpaceSettings};
+
+use crate::attributes;
+use crate::corpus::Problem;
+use crate::naming::pascal;
+use crate::plan::{FLAT_MODULE, Kind, Plan, TypeDef};
+
+/// Generates the complete source file for `plan`.
+pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
+    let mut file = shapes(plan)?;
+    attributes::apply(&mut file, plan)?;
+    let emitted: Vec<String> = file.items.iter().filter_map(item_name).collect();
+    let mut aliases = Vec::new();
+    for def in plan.types.iter().filter(|d| !emitted.contains(&d.flat) && !matches!(d.kind, Kind::Dispatch { .. })) {
+        // typify uses an external type in place of a definition that is only that type.
+        let Some(path) = def.lowered.pointer("/x-rust-type/path").and_then(|p| p.as_str()) else {
+            return Err(vec![Problem::new(&def.file, &def.pointer, format!("typify emitted no type {}", def.flat))]);
+        };
+        let target: syn::Type = syn::parse_str(&format!("::{path}"))
+            .map_err(|e| vec![Problem::new(&def.file, &def.pointer, format!("bad type path {path}: {e}"))])?;
+        let ident = format_ident!("{}", def.flat);
+        let doc = format!(
+            " {} Schema: `{}`",
+            def.source.get("description").and_then(|d| d.as_str()).unwrap_or(""),
+            def.location()
+        );
+        aliases.push(quote! { #[doc = #doc] pub type #ident = #target; });
+    }
+    let flat_items = file.items;
+    let patterns = plan.patterns.iter().enumerate().map(|(i, pattern)| {
+        let ident = attributes::pattern_ident(i);
+        let literal = Literal::string(pattern);
+        let doc = format!(" ECMA-262 pattern `{pattern}`.");
+        quote! {
+            #[doc = #doc]
+            pub static #ident: ::std::sync::LazyLock<crate::support::EcmaPattern> =
+                ::std::sync::LazyLock::new(|| crate::support::EcmaPattern::new(#literal));
+        }
+    });
+    let dispatches = plan.types.iter().filter_map(dispatch);
+    let entries = plan.types.iter().map(|def| {
+        let ident = format_ident!("{}", def.flat);
+        let rust_path = format!("{}::{}", def.module.join("::"), def.public);
+        let (schema, pointer) = (&def.file, &def.pointer);
+        let check = if def.validates { quote!(check_validated) } else { quote!(check_shape) };
+        quote! {
+            crate::typed::TypeEntry {
+                schema: #schema,
+                pointer: #pointer,
+                rust_path: #rust_path,
+                check: crate::typed::#check::<#ident>,
+                #[cfg(feature = "schemars")]
+                json_schema: crate::typed::json_schema::<#ident>,
+            },
+        }
+    });
+    let flat = format_ident!("{}", FLAT_MODULE);
+    let modules = module_tree(plan);
+    let tokens = quote! {
+        /// Every generated type, under a name unique in the crate; use them through the modules that
+        /// mirror `schemas/` (`agents::ps::ResearcherOutput`, …).
+        #[doc(hidden)]
+        #[allow(clippy::all, clippy::pedantic, clippy::nursery, unused_imports)]
+        pub mod #flat {
+            /// Deserialises a field that must be present but may be `null` (serde would otherwise
+            /// read a missing `Option` field as `None`).
+            fn required_nullable<'de, D, T>(deserializer: D) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+                T: ::serde::Deserialize<'de>,
+            {
+                <::std::option::Option<T> as ::serde::Deserialize>::deserialize(deserializer)
+            }
+            /// Deserialises an optional field that, when present, must hold a value (serde would
+            /// otherwise read `null` as `None` and accept what the schema rejects).
+            fn present<'de, D, T>(deserializer: D) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+                T: ::serde::Deserialize<'de>,
+            {
+                <T as ::serde::Deserialize>::deserialize(deserializer).map(::std::option::Option::Some)
+            }
+            #(#patterns)*
+            #(#flat_items)*
+            #(#aliases)*
+            #(#dispatches)*
+
+            /// Every generated type with the schema it comes from.
+            pub static TYPES: &[crate::typed::TypeEntry] = &[#(#entries)*];
+        }
+        #modules
+    };
+    let parsed: syn::File = syn::parse2(tokens)
+        .map_err(|e| vec![Problem::new("schemas/", "", format!("generated code does not parse: {e}"))])?;
+    Ok(prettyplease::unparse(&parsed))
+}
+
+/// Runs typify over the lowered bundle.
+fn shapes(plan: &Plan) -> Result<syn::File, Vec<Problem>> {
+    let mut settings = TypeSpaceSettings::default();
+    settings.with_struct_builder(false);
+    settings.with_derive("PartialEq".to_owned());
+    settings.with_crate("jerry-contracts", CrateVers::Any, None);
+    settings.with_map_type("::std::collections::BTreeMap".to_owned());
+    let mut space = TypeSpace::new(&settings);
+    let mut definitions = Vec::new();
+    for def in &plan.types {
+        let lowered = match &def.kind {
+            Kind::Dispatch { .. } => serde_json::json!({"x-rust-type": {
+                "crate": "jerry-contracts", "version": "*",
+                "path": format!("jerry_contracts::{FLAT_MODULE}::{}", def.flat),
+            }}),
+            _ => def.lowered.clone(),
+        };
+        let schema: schemars08::schema::Schema = serde_json::from_value(lowered)
+            .map_err(|e| vec![Problem::new(&def.file, &def.pointer, format!("lowered schema is not a schema: {e}"))])?;
+        definitions.push((def.flat.clone(), schema));
+    }
+    space.add_ref_types(definitions).map_err(|e| vec![Problem::new("schemas/", "", format!("typify: {e}"))])?;
+    syn::parse2(space.to_stream())
+        .map_err(|e| vec![Problem::new("schemas/", "", format!("typify output does not parse: {e}"))])
+}
+
+/// `pub mod agents { pub mod ps { pub use crate::generated::ResearcherOutput; … } … }`.
+fn module_tree(plan: &Plan) -> TokenStream {
+    #[derive(Default)]
+    struct Node {
+        uses: Vec<(String, String)>,
+        children: BTreeMap<String, Node>,
+    }
+    let mut root = Node::default();
+    for def in &plan.types {
+        let mut node = &mut root;
+        for segment in &def.module {
+            node = node.children.entry(segment.clone()).or_default();
+        }
+        node.uses.push((def.flat.clone(), def.public.clone()));
+    }
+    fn render(path: &[String], node: &Node) -> TokenStream {
+        let flat = format_ident!("{}", FLAT_MODULE);
+        let uses = node.uses.iter().map(|(flat_name, public)| {
+            let flat_ident = format_ident!("{}", flat_name);
+            let public_ident = format_ident!("{}", public);
+            if flat_name == public {
+                quote!(pub use crate::#flat::#flat_ident;)
+            } else {
+                quote!(pub use crate::#flat::#flat_ident as #public_ident;)
+            }
+        });
+        let children = node.children.iter().map(|(name, child)| {
+            let mut child_path = path.to_vec();
+            child_path.push(name.clone());
+            let ident = format_ident!("{}", name);
+            let shown = if child_path.first().is_some_and(|p| p == "session_context") && child_path.len() == 2 {
+                format!(" Types generated from `schemas/session_context/{}.json`.", version_file(name))
+            } else {
+                format!(" Types generated from the schemas under `schemas/{}/`.", child_path.join("/"))
+            };
+            let inner = render(&child_path, child);
+            quote! {
+                #[doc = #shown]
+                pub mod #ident { #inner }
+            }
+        });
+        quote!(#(#uses)* #(#children)*)
+    }
+    render(&[], &root)
+}
+
+fn version_file(module: &str) -> String {
+    // v1_0 → v1.0.0
+    format!("{}.0", module.replace('_', "."))
+}
+
+/// The dispatch enum for a [`Kind::Dispatch`] type, with its serde, garde and schemars impls.
+fn dispatch(def: &TypeDef) -> Option<TokenStream> {
+    let Kind::Dispatch { branches, fallback } = &def.kind else { return None };
+    let name = format_ident!("{}", def.flat);
+    let fallback_ty = format_ident!("{}", fallback);
+    let doc = format!(
+        " {} Dispatched on `agent_id`: an agent with an output schema gives that variant, any other payload `Generic`.",
+        def.source.get("description").and_then(|d| d.as_str()).unwrap_or("A payload.")
+    );
+    let location = format!(" Schema: `{}`", def.location());
+    let variants: Vec<(syn::Ident, syn::Ident, String)> = branches
+        .iter()
+        .map(|(agent, target)| (format_ident!("{}", pascal(agent)), format_ident!("{}", target), agent.clone()))
+        .collect();
+    let declared = variants.iter().map(|(variant, target, agent)| {
+        let doc = format!(" Output of `{agent}`.");
+        quote! { #[doc = #doc] #variant(::std::boxed::Box<#target>), }
+    });
+    let arms = variants.iter().map(|(variant, _, agent)| {
+        quote! {
+            ::std::option::Option::Some(#agent) => crate::typed::deserialize(&value)
+                .map(|v| Self::#variant(::std::boxed::Box::new(v)))
+                .map_err(|v| ::serde::de::Error::custom(crate::typed::nested(&v))),
+        }
+    });
+    let validate_arms =
+        variants.iter().map(|(variant, _, _)| quote! { Self::#variant(v) => v.validate_into(ctx, parent, report), });
+    let schema_branches = variants.iter().map(|(_, target, agent)| {
+        quote! {
+            ::schemars::json_schema!({
+                "if": { "properties": { "agent_id": { "const": #agent } } },
+                "then": generator.subschema_for::<#target>(),
+            })
+        }
+    });
+    let agents = variants.iter().map(|(_, _, agent)| agent.clone());
+    let schema_name = Literal::string(&def.public);
+    Some(quote! {
+        #[doc = #doc]
+        #[doc = ""]
+        #[doc = #location]
+        #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
+        #[serde(untagged)]
+        pub enum #name {
+            #(#declared)*
+            /// Any payload whose `agent_id` names no agent with an output schema.
+            Generic(::std::boxed::Box<#fallback_ty>),
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                let agent = value.get("agent_id").and_then(::serde_json::Value::as_str).map(::std::borrow::ToOwned::to_owned);
+                match agent.as_deref() {
+                    #(#arms)*
+                    _ => crate::typed::deserialize(&value)
+                        .map(|v| Self::Generic(::std::boxed::Box::new(v)))
+                        .map_err(|v| ::serde::de::Error::custom(crate::typed::nested(&v))),
+                }
+            }
+        }
+
+        impl ::garde::Validate for #name {
+            type Context = ();
+            fn validate_into(&self, ctx: &Self::Context, parent: &mut dyn FnMut() -> ::garde::Path, report: &mut ::garde::Report) {
+                match self {
+                    #(#validate_arms)*
+                    Self::Generic(v) => v.validate_into(ctx, parent, report),
+                }
+            }
+        }
+
+        #[cfg(feature = "schemars")]
+        impl ::schemars::JsonSchema for #name {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                #schema_name.into()
+            }
+            fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                let branches: ::std::vec::Vec<::schemars::Schema> = ::std::vec![#(#schema_branches),*];
+                ::schemars::json_schema!({
+                    "type": "object",
+                    "if": { "required": ["agent_id"], "properties": { "agent_id": { "enum": [#(#agents),*] } } },
+                    "then": { "allOf": branches },
+                    "else": generator.subschema_for::<#fallback_ty>(),
+                })
+            }
+        }
+    })
+}
+
+fn item_name(item: &syn::Item) -> Option<String> {
+    match item {
+        syn::Item::Struct(s) => Some(s.ident.to_string()),
+        syn::Item::Enum(e) => Some(e.ident.to_string()),
+        syn::Item::Type(t) => Some(t.ident.to_string()),
+        _ => None,
+    }
+}

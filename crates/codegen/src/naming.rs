@@ -1,0 +1,141 @@
+//! Rust names for schema types: the module a schema file maps to, the public name of each root,
+//! definition and hoisted inline schema, and the table of names chosen by hand where the
+//! mechanical rule would not say what a thing is in the domain's words.
+
+/// Names chosen by hand, by schema file and JSON Pointer of the schema node.
+pub const OVERRIDES: &[(&str, &str, &str)] = &[
+    (
+        "common/types.json",
+        "/definitions/confidence_score/properties/breakdown/additionalProperties",
+        "ComponentConfidence",
+    ),
+    (
+        "agents/nse/architecture_output.json",
+        "/properties/trade_studies/items/properties/alternatives/items/properties/scores/additionalProperties",
+        "CriterionScore",
+    ),
+    ("workflows/cross_pollination.json", "", "CrossPollinationHandoff"),
+    // Not `Error`: the record would shadow `std::error::Error` wherever it is imported.
+    ("common/error.json", "", "ErrorRecord"),
+    // The seed's unchecked reference (used by the agent outputs) keeps the plain name.
+    ("common/artifacts.json", "/definitions/artifact_reference", "CheckedArtifactReference"),
+];
+
+/// The module path of a schema file: its directory, plus the version for the envelope
+/// (`session_context/v1.0.0.json` → `session_context::v1_0`).
+pub fn module_of(file: &str) -> Vec<String> {
+    let mut parts: Vec<String> = file.split('/').map(str::to_owned).collect();
+    let stem = parts.pop().unwrap_or_default();
+    if parts.first().is_some_and(|p| p == "session_context") {
+        let version = stem.trim_end_matches(".json");
+        let mut numbers = version.trim_start_matches('v').split('.');
+        let major = numbers.next().unwrap_or("0");
+        let minor = numbers.next().unwrap_or("0");
+        parts.push(format!("v{major}_{minor}"));
+    }
+    parts
+}
+
+/// Public name of the root type of a schema file.
+pub fn root_name(file: &str) -> String {
+    if let Some(name) = override_for(file, "") {
+        return name.to_owned();
+    }
+    if file.starts_with("session_context/") {
+        return "SessionContext".to_owned();
+    }
+    let stem = file.rsplit('/').next().unwrap_or(file).trim_end_matches(".json");
+    pascal(stem)
+}
+
+/// Hand-chosen name for the node at `pointer` in `file`, if any.
+pub fn override_for(file: &str, pointer: &str) -> Option<&'static str> {
+    OVERRIDES.iter().find(|(f, p, _)| *f == file && *p == pointer).map(|(_, _, n)| *n)
+}
+
+/// `snake_case`, `kebab-case` or `dotted.words` to `PascalCase`; digits are kept.
+pub fn pascal(text: &str) -> String {
+    let mut out = String::new();
+    for word in text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
+        let mut chars = word.chars();
+        if let Some(first) = chars.next() {
+            out.push(first.to_ascii_uppercase());
+            out.push_str(chars.as_str());
+        }
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, 'N');
+    }
+    out
+}
+
+/// The singular of an English plural property name, for naming array items
+/// (`findings` → `finding`, `studies` → `study`, `criteria` → `criterion`).
+pub fn singular(word: &str) -> String {
+    let irregular = [("criteria", "criterion"), ("data", "datum"), ("analyses", "analysis")];
+    for (plural, single) in irregular {
+        if let Some(prefix) = word.strip_suffix(plural) {
+            return format!("{prefix}{single}");
+        }
+    }
+    if let Some(stem) = word.strip_suffix("ies") {
+        return format!("{stem}y");
+    }
+    for suffix in ["sses", "ches", "shes", "xes"] {
+        if word.ends_with(suffix) {
+            return word[..word.len() - 2].to_owned();
+        }
+    }
+    if word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us") && !word.ends_with("is") {
+        return word[..word.len() - 1].to_owned();
+    }
+    word.to_owned()
+}
+
+/// The prefix that names hoisted members of a type: `ResearcherOutput` → `Researcher`.
+pub fn stem(public: &str) -> &str {
+    public.strip_suffix("Output").filter(|s| !s.is_empty()).unwrap_or(public)
+}
+
+/// The name of a member type of `owner`: its stem and the member's name, without repeating the
+/// stem (`RiskOutput` + `Risk` → `Risk`, `Risk` + `Mitigation` → `RiskMitigation`).
+pub fn member(owner: &str, tail: &str) -> String {
+    let stem = stem(owner);
+    if tail.starts_with(stem) || stem.starts_with(tail) { tail.to_owned() } else { format!("{stem}{tail}") }
+}
+
+/// A prefix that tells apart two types of the same name in different modules.
+pub fn module_prefix(module: &[String]) -> String {
+    module.last().map(|m| pascal(m)).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modules_mirror_the_schema_tree() {
+        assert_eq!(module_of("agents/ps/researcher_output.json"), ["agents", "ps"]);
+        assert_eq!(module_of("session_context/v1.1.0.json"), ["session_context", "v1_1"]);
+        assert_eq!(module_of("common/types.json"), ["common"]);
+    }
+
+    #[test]
+    fn names_read_as_the_domain() {
+        assert_eq!(root_name("agents/ps/researcher_output.json"), "ResearcherOutput");
+        assert_eq!(root_name("session_context/v1.0.0.json"), "SessionContext");
+        assert_eq!(pascal("ps-researcher"), "PsResearcher");
+        assert_eq!(pascal("v1"), "V1");
+        assert_eq!(pascal("1.0"), "N10");
+        assert_eq!(singular("findings"), "finding");
+        assert_eq!(singular("trade_studies"), "trade_study");
+        assert_eq!(singular("criteria"), "criterion");
+        assert_eq!(singular("success_criteria"), "success_criterion");
+        assert_eq!(singular("status"), "status");
+        assert_eq!(singular("matches"), "match");
+        assert_eq!(stem("ResearcherOutput"), "Researcher");
+        assert_eq!(stem("Output"), "Output");
+        assert_eq!(member("RiskOutput", "Risk"), "Risk");
+        assert_eq!(member("Risk", "Mitigation"), "RiskMitigation");
+    }
+}

@@ -1,0 +1,140 @@
+//! The catalogue of generated types: which Rust type each schema location maps to, and a check
+//! of a JSON value through that type — deserialise, then run its garde rules — whose violations
+//! name the place as a JSON Pointer with the document's own property names.
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// One generated type and the schema it comes from.
+#[derive(Debug, Clone, Copy)]
+pub struct TypeEntry {
+    /// Schema file under `schemas/`, e.g. `agents/ps/researcher_output.json`.
+    pub schema: &'static str,
+    /// JSON Pointer of the type's schema in that file (`""` for the root).
+    pub pointer: &'static str,
+    /// Public path of the Rust type, e.g. `agents::ps::ResearcherOutput`.
+    pub rust_path: &'static str,
+    pub(crate) check: fn(&Value) -> Result<(), Vec<Violation>>,
+    #[cfg(feature = "schemars")]
+    pub(crate) json_schema: fn() -> Value,
+}
+
+impl TypeEntry {
+    /// Checks `value` through the type: every violation, each with its JSON Pointer. A value that
+    /// does not have the type's shape stops at the first shape error (serde reads one error).
+    pub fn check(&self, value: &Value) -> Result<(), Vec<Violation>> {
+        (self.check)(value)
+    }
+
+    /// The schema schemars derives from the type (draft-07).
+    #[cfg(feature = "schemars")]
+    pub fn derived_schema(&self) -> Value {
+        (self.json_schema)()
+    }
+}
+
+/// Which step of the typed check found a violation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// The value does not have the type's shape (a missing field, a wrong type, an unknown enum
+    /// value, a malformed date): serde's error.
+    Shape,
+    /// A constraint the type's garde rules check (pattern, range, length, count, uniqueness).
+    Constraint,
+}
+
+/// One violation found by a typed check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// JSON Pointer of the offending value (for a missing field, of the object lacking it).
+    pub pointer: String,
+    /// What is wrong.
+    pub message: String,
+    /// The step that found it.
+    pub stage: Stage,
+}
+
+/// Every generated type, in flat-name order.
+pub fn entries() -> &'static [TypeEntry] {
+    crate::generated::TYPES
+}
+
+/// The type generated for the schema at `pointer` in `schema` (a path under `schemas/`).
+pub fn find(schema: &str, pointer: &str) -> Option<&'static TypeEntry> {
+    entries().iter().find(|e| e.schema == schema && e.pointer == pointer)
+}
+
+/// Deserialises `value` as `T`, reporting the first shape error with its pointer.
+pub fn deserialize<T: DeserializeOwned>(value: &Value) -> Result<T, Violation> {
+    serde_path_to_error::deserialize(value).map_err(|err| {
+        let mut pointer = pointer_of(err.path());
+        let mut message = err.into_inner().to_string();
+        // A type that deserialises its content itself (the payload dispatch) reports the inner
+        // place in its message; move it into the pointer.
+        if let Some((inner, rest)) = message.strip_prefix(NESTED_PREFIX).and_then(|m| m.split_once(NESTED_SUFFIX)) {
+            pointer.push_str(inner);
+            message = rest.to_owned();
+        }
+        Violation { pointer, message, stage: Stage::Shape }
+    })
+}
+
+const NESTED_PREFIX: &str = "at ";
+const NESTED_SUFFIX: &str = ": ";
+
+/// The message a type that deserialises its own content gives serde for an inner violation,
+/// so that [`deserialize`] can restore the full pointer.
+pub fn nested(violation: &Violation) -> String {
+    if violation.pointer.is_empty() {
+        violation.message.clone()
+    } else {
+        format!("{NESTED_PREFIX}{}{NESTED_SUFFIX}{}", violation.pointer, violation.message)
+    }
+}
+
+/// The typed check of a type with garde rules.
+pub(crate) fn check_validated<T>(value: &Value) -> Result<(), Vec<Violation>>
+where
+    T: DeserializeOwned + garde::Validate<Context = ()>,
+{
+    let typed: T = deserialize(value).map_err(|v| vec![v])?;
+    typed.validate().map_err(|report| {
+        report
+            .iter()
+            .map(|(path, error)| Violation {
+                pointer: crate::support::json_pointer(path),
+                message: error.message().to_owned(),
+                stage: Stage::Constraint,
+            })
+            .collect()
+    })
+}
+
+/// The typed check of a type that is valid by construction (enums, constants, format types).
+pub(crate) fn check_shape<T: DeserializeOwned>(value: &Value) -> Result<(), Vec<Violation>> {
+    deserialize::<T>(value).map(drop).map_err(|v| vec![v])
+}
+
+/// The draft-07 schema schemars derives for `T`.
+#[cfg(feature = "schemars")]
+pub(crate) fn json_schema<T: schemars::JsonSchema>() -> Value {
+    schemars::generate::SchemaSettings::draft07().into_generator().into_root_schema_for::<T>().to_value()
+}
+
+/// A serde_path_to_error path as a JSON Pointer. Where the missing thing is a field, serde
+/// reports the path of the object that lacks it, which is the pointer JSON Schema uses too.
+fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => pointer.push_str(&format!("/{index}")),
+            Segment::Map { key } => {
+                pointer.push('/');
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+            }
+            Segment::Enum { .. } | Segment::Unknown => {}
+        }
+    }
+    pointer
+}
