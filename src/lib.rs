@@ -7,6 +7,35 @@
 //! has `$id` = [`SCHEMA_ID_BASE`] + its path under `schemas/`, and cross-file `$ref`s are
 //! relative. The schemas are the single source of truth: generated types, validation, the
 //! `jerry-contracts` CLI and the reference documentation all derive from them.
+//!
+//! Every schema has a generated type in a module tree that mirrors `schemas/`
+//! (`agents::ps::ResearcherOutput`, `session_context::v1_1::SessionContext`, `mission::…`).
+//! Deserialising checks the shape, enums, constants and formats; [`Validate::validate`] checks
+//! patterns (ECMA-262), ranges, lengths (in characters) and item counts; serialising writes back
+//! every field that was read, unknown ones included.
+//!
+//! ```
+//! use jerry_contracts::Validate;
+//! use jerry_contracts::session_context::v1_1::{Payload, SessionContext};
+//!
+//! let text = r#"{
+//!   "schema_version": "1.1.0", "session_id": "sess-2026-01-10-xyz789",
+//!   "source_agent": {"id": "ps-researcher", "family": "ps"},
+//!   "target_agent": {"id": "nse-requirements", "family": "nse"},
+//!   "timestamp": "2026-01-10T14:30:00+01:00",
+//!   "payload": {
+//!     "agent_id": "ps-researcher", "research_topic": "Handoff contracts", "sources": [],
+//!     "findings": [{"id": "F-001", "summary": "Schemas catch drift", "category": "insight"}],
+//!     "confidence": {"overall": 0.82}
+//!   }
+//! }"#;
+//! let handoff: SessionContext = serde_json::from_str(text)?;
+//! handoff.validate()?;
+//! let Payload::PsResearcher(output) = &handoff.payload else { panic!("a researcher payload") };
+//! assert_eq!(output.findings[0].id, "F-001");
+//! assert_eq!(handoff.timestamp.as_str(), "2026-01-10T14:30:00+01:00");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 // The generated code names this crate by its path, so that format types can be given to typify
 // as external types.
@@ -24,3 +53,7 @@ pub const SCHEMA_DIALECT: &str = "http://json-schema.org/draft-07/schema#";
 pub mod formats;
 pub mod support;
 pub mod typed;
+
+/// The validation trait every generated struct implements: `value.validate()` checks the
+/// constraints its type cannot hold by construction (patterns, ranges, lengths, counts).
+pub use garde::Validate;

@@ -468,34 +468,13 @@ pub mod double_option {
 
 /// Rust keywords, which a field named for a JSON property cannot be called as they are. The
 /// generated code calls such a field `type_` (or it could be `r#type`); `garde` reports it by
-/// that name, and [`json_pointer`] writes `type`.
-const RUST_KEYWORDS: &[&str] = &[
-    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate", "do", "dyn", "else",
-    "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "macro", "match", "mod",
-    "move", "mut", "override", "priv", "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait",
-    "true", "try", "type", "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
-];
-
-/// The JSON name of a key component: `type_` and `r#type` become `type` (see [`RUST_KEYWORDS`]);
-/// anything else is kept.
-fn json_key(component: &str) -> &str {
-    let keyword = component.strip_prefix("r#").or_else(|| component.strip_suffix('_'));
-    match keyword {
-        Some(keyword) if RUST_KEYWORDS.contains(&keyword) => keyword,
-        _ => component,
-    }
-}
-
 /// The RFC 6901 JSON Pointer for a `garde` error path: `""` for the root, `/findings/0/id`
 /// below it, with `~` written `~0` and `/` written `~1` in keys.
 ///
-/// `garde` names a struct field by its Rust identifier: `garde` 0.23 accepts
-/// `#[garde(rename("type"))]` but does not use it. So a key that is a Rust keyword followed by
-/// `_` (`type_`), or a raw identifier for one (`r#type`), is written as the keyword (`/type`):
-/// that is how the generated code names fields for JSON properties that are Rust keywords, and
-/// no property in the schemas ends in `_`. Any other renamed field would be reported by its
-/// Rust name. A newtype should be `#[garde(transparent)]`, or its field adds a step `/0` that
-/// the JSON does not have.
+/// `garde` names a struct field by its Rust identifier (garde 0.23 ignores `rename`), so the
+/// generated types spell every field as its JSON property, with a raw identifier (`r#type`) for
+/// a Rust keyword; this strips the `r#`. A newtype should be `#[garde(transparent)]`, or its
+/// field adds a step `/0` that the JSON does not have.
 pub fn json_pointer(path: &garde::Path) -> String {
     use garde::error::Kind;
 
@@ -507,7 +486,8 @@ pub fn json_pointer(path: &garde::Path) -> String {
             continue;
         }
         pointer.push('/');
-        let component = if kind == Kind::Key { json_key(component) } else { component.as_str() };
+        let component =
+            if kind == Kind::Key { component.strip_prefix("r#").unwrap_or(component) } else { component.as_str() };
         for c in component.chars() {
             match c {
                 '~' => pointer.push_str("~0"),
@@ -946,11 +926,11 @@ mod tests {
 
     // --- json_pointer ---------------------------------------------------------------------
 
-    /// As the generated code writes a field for the JSON property `type`.
+    /// As the generated code writes a field for the JSON property `type`: a raw identifier.
     #[derive(garde::Validate)]
     struct Item {
-        #[garde(rename("type"), length(min = 1))]
-        type_: String,
+        #[garde(length(min = 1))]
+        r#type: String,
     }
 
     /// The same with a raw identifier.
@@ -979,7 +959,7 @@ mod tests {
     }
 
     fn item(kind: &str) -> Item {
-        Item { type_: kind.into() }
+        Item { r#type: kind.into() }
     }
 
     #[test]
@@ -997,8 +977,9 @@ mod tests {
         assert_eq!(pointers, ["/by_name/a~1b~0c/type", "/items/1/type", "/maybe/type", "/wrapped/1/type"]);
         assert_eq!(json_pointer(&garde::Path::empty()), "");
         assert_eq!(json_pointer(&garde::Path::new("findings").join(0).join("id")), "/findings/0/id");
-        assert_eq!(json_pointer(&garde::Path::new("r#type").join("r#x").join(2)), "/type/r#x/2");
-        assert_eq!(json_pointer(&garde::Path::new("ref_").join("x_").join("_")), "/ref/x_/_");
+        assert_eq!(json_pointer(&garde::Path::new("r#type").join("r#x").join(2)), "/type/x/2");
+        // No guessing: a name that merely ends in `_` is a JSON name too.
+        assert_eq!(json_pointer(&garde::Path::new("ref_").join("x_").join("_")), "/ref_/x_/_");
         assert_eq!(json_pointer(&garde::Path::new("a").join("").join("b")), "/a//b");
 
         #[derive(garde::Validate)]

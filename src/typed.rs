@@ -34,7 +34,7 @@ impl TypeEntry {
 }
 
 /// Which step of the typed check found a violation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Stage {
     /// The value does not have the type's shape (a missing field, a wrong type, an unknown enum
     /// value, a malformed date): serde's error.

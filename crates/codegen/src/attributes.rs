@@ -107,16 +107,29 @@ fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan) -> Result<(
                     ));
                 };
                 let at = format!("{}/properties/{}", def.pointer, crate::corpus::escape_token(&json_name));
+                if json_name != ident {
+                    // garde names fields by their identifier (it ignores `rename`), so the field
+                    // must be spelled as the JSON property: a raw identifier for a keyword.
+                    let Some(raw) = raw_identifier(&json_name) else {
+                        return Err(Problem::new(
+                            &def.file,
+                            &at,
+                            format!(
+                                "property name {json_name:?} cannot be spelled as a Rust field, so validation paths could not name it"
+                            ),
+                        ));
+                    };
+                    field.ident = Some(raw);
+                    field
+                        .attrs
+                        .retain(|a| !a.path().is_ident("serde") || serde_rename(std::slice::from_ref(a)).is_none());
+                }
                 let is_required = required.contains(&json_name.as_str());
                 let nullable = is_nullable(schema);
                 field_type(field, is_required, nullable);
                 let rules = rules(def, &at, schema, plan)?;
                 if !rules.is_empty() {
-                    let mut all = rules;
-                    if json_name != ident {
-                        all.insert(0, format!("rename(\"{json_name}\")"));
-                    }
-                    field.attrs.push(attr(&format!("#[garde({})]", all.join(", "))));
+                    field.attrs.push(attr(&format!("#[garde({})]", rules.join(", "))));
                 }
                 schemars_extensions(&mut field.attrs, schema);
                 if !has_doc(&field.attrs) {
@@ -155,6 +168,17 @@ fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan) -> Result<(
         }
     }
     Ok(())
+}
+
+/// `r#name` for a JSON property name that is a Rust keyword, or `None` when the name cannot be
+/// an identifier at all (`self`, `super`, `crate`, `Self`, or not identifier-shaped).
+fn raw_identifier(name: &str) -> Option<syn::Ident> {
+    let shaped = name.chars().next().is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if !shaped || ["self", "super", "crate", "Self", "_"].contains(&name) {
+        return None;
+    }
+    syn::parse_str::<syn::Ident>(&format!("r#{name}")).ok()
 }
 
 /// The JSON name of a field or variant: its `#[serde(rename = "…")]`, if any.
