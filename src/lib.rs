@@ -50,9 +50,13 @@ pub const SCHEMA_ID_BASE: &str = "https://jerry.dev/schemas/";
 /// The meta-schema every contract declares in `$schema`: JSON Schema draft-07.
 pub const SCHEMA_DIALECT: &str = "http://json-schema.org/draft-07/schema#";
 
+pub mod envelope;
 pub mod formats;
+pub mod registry;
 pub mod support;
 pub mod typed;
+pub mod validation;
+pub mod versions;
 
 /// The validation trait every generated struct implements: `value.validate()` checks the
 /// constraints its type cannot hold by construction (patterns, ranges, lengths, counts).

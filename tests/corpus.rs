@@ -178,3 +178,37 @@ fn the_cross_pollination_matrix_matches_its_schema() {
         assert!(errors.is_empty(), "row {i}: {errors:?}");
     }
 }
+
+#[test]
+fn the_seed_examples_are_the_fixtures() {
+    let root = support::root();
+    let pairs = [
+        ("000_example_1_handoff.json", "session_context/v1.1.0/valid/seed_example_1.json".to_owned()),
+        ("000_example_2_nse_requirements.json", "agents/nse/requirements_output/valid/seed_example_2.json".to_owned()),
+        ("001_producer_handoff.json", "session_context/v1.0.0/valid/seed_producer_example.json".to_owned()),
+    ];
+    let missions = [
+        "mission_envelope",
+        "mission_task_graph",
+        "prompt_package",
+        "research_artifact",
+        "librarian_pass",
+        "worker_result",
+        "aggregation_packet",
+        "review_packet",
+        "policy_decision",
+        "writeback_proposal",
+    ];
+    let mission_pairs = missions.map(|m| (format!("004_{m}.json"), format!("mission/{m}/valid/seed_shape.json")));
+    let all: Vec<(String, String)> = pairs.into_iter().map(|(a, b)| (a.to_owned(), b)).chain(mission_pairs).collect();
+    let listed = std::fs::read_dir(root.join("examples/seeds"))
+        .expect("examples/seeds")
+        .filter(|e| e.as_ref().is_ok_and(|e| e.path().extension().is_some_and(|x| x == "json")))
+        .count();
+    assert_eq!(listed, all.len(), "every seed example is paired with its fixture");
+    for (example, fixture) in all {
+        let a = std::fs::read(root.join("examples/seeds").join(&example)).expect("example");
+        let b = std::fs::read(root.join("tests/fixtures").join(&fixture)).expect("fixture");
+        assert!(a == b, "examples/seeds/{example} differs from tests/fixtures/{fixture}");
+    }
+}

@@ -2,6 +2,7 @@
 //! arguments and maps outcomes to exit codes: 0 all clean, 1 problems found, 2 usage or I/O error.
 
 mod lint;
+mod validate;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -28,11 +29,61 @@ enum Command {
         #[arg(long, default_value = "tests/fixtures")]
         fixtures: PathBuf,
     },
+    /// Validate documents through all four layers (schema, semantic, constitutional,
+    /// cross-reference). Exit status 0 when every document is valid (warnings allowed), 1 when any
+    /// is invalid, 2 on a usage or I/O error.
+    Validate {
+        /// The schema every document follows (registry name, path, $id, agent id or mission
+        /// schema_name); detected per document when absent.
+        #[arg(long)]
+        schema: Option<String>,
+        /// Output: compiler-style text, or one JSON object per document per line.
+        #[arg(long, value_enum, default_value = "human")]
+        format: validate::Format,
+        /// Repository root: check that artifacts exist and match their checksums.
+        #[arg(long)]
+        root: Option<PathBuf>,
+        /// The consumer's session id: handoffs from another session get a warning.
+        #[arg(long)]
+        session: Option<String>,
+        /// Read every input as NDJSON (one document a line); `*.ndjson` files always are.
+        #[arg(long)]
+        ndjson: bool,
+        /// Files, directories (every *.json and *.ndjson below them), or `-` for standard input.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            return if err.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
     match cli.command {
+        Command::Validate { schema, format, root, session, ndjson, paths } => {
+            let request = validate::Request { schema, format, root, session, ndjson, paths };
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            match validate::run(&request, &mut out, &mut std::io::stderr()) {
+                Ok(outcome) => {
+                    if std::io::Write::flush(&mut out).is_err() || outcome.io_errors > 0 {
+                        ExitCode::from(2)
+                    } else if outcome.invalid > 0 {
+                        ExitCode::from(1)
+                    } else {
+                        ExitCode::SUCCESS
+                    }
+                }
+                Err(err) => {
+                    eprintln!("jerry-contracts validate: {err}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Lint { schemas, fixtures } => match lint::lint(&lint::LintOptions { schemas, fixtures }) {
             Ok(report) => {
                 print!("{}", report.render());

@@ -206,6 +206,15 @@ fn dispatch(def: &TypeDef) -> Option<TokenStream> {
                 .map_err(|v| ::serde::de::Error::custom(crate::typed::nested(&v))),
         }
     });
+    let from_agent_arms = variants.iter().map(|(variant, _, agent)| {
+        quote! {
+            ::std::option::Option::Some(#agent) => ::std::option::Option::Some(
+                crate::typed::deserialize(value).map(|v| Self::#variant(::std::boxed::Box::new(v))),
+            ),
+        }
+    });
+    let agent_id_arms =
+        variants.iter().map(|(variant, _, agent)| quote! { Self::#variant(_) => ::std::option::Option::Some(#agent), });
     let validate_arms =
         variants.iter().map(|(variant, _, _)| quote! { Self::#variant(v) => v.validate_into(ctx, parent, report), });
     let schema_branches = variants.iter().map(|(_, target, agent)| {
@@ -239,6 +248,31 @@ fn dispatch(def: &TypeDef) -> Option<TokenStream> {
                     _ => crate::typed::deserialize(&value)
                         .map(|v| Self::Generic(::std::boxed::Box::new(v)))
                         .map_err(|v| ::serde::de::Error::custom(crate::typed::nested(&v))),
+                }
+            }
+        }
+
+        impl #name {
+            /// Reads `value` as the output of `agent_id` (whatever its own `agent_id` says), or as
+            /// the generic payload when `agent_id` is `None`; `None` when the agent has no output schema.
+            pub fn from_agent(
+                agent_id: ::std::option::Option<&str>,
+                value: &::serde_json::Value,
+            ) -> ::std::option::Option<::std::result::Result<Self, crate::typed::Violation>> {
+                match agent_id {
+                    #(#from_agent_arms)*
+                    ::std::option::Option::None => ::std::option::Option::Some(
+                        crate::typed::deserialize(value).map(|v| Self::Generic(::std::boxed::Box::new(v))),
+                    ),
+                    ::std::option::Option::Some(_) => ::std::option::Option::None,
+                }
+            }
+
+            /// The `agent_id` whose output this is, or `None` for the generic payload.
+            pub fn agent_id(&self) -> ::std::option::Option<&'static str> {
+                match self {
+                    #(#agent_id_arms)*
+                    Self::Generic(_) => ::std::option::Option::None,
                 }
             }
         }
@@ -277,5 +311,24 @@ fn item_name(item: &syn::Item) -> Option<String> {
         syn::Item::Enum(e) => Some(e.ident.to_string()),
         syn::Item::Type(t) => Some(t.ident.to_string()),
         _ => None,
+    }
+}
+
+/// The schema files themselves, embedded with `include_str!` for the registry.
+pub fn embedded(corpus: &crate::Corpus, dir: &std::path::Path) -> String {
+    let base = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let entries = corpus.schemas.iter().map(|schema| {
+        let file = base.join(&schema.path).to_string_lossy().replace('\\', "/");
+        let (path, id) = (&schema.path, &schema.id);
+        quote! { crate::registry::EmbeddedSchema { path: #path, id: #id, text: include_str!(#file) }, }
+    });
+    let tokens = quote! {
+        /// Every schema file of the corpus, as written.
+        #[doc(hidden)]
+        pub static EMBEDDED_SCHEMAS: &[crate::registry::EmbeddedSchema] = &[#(#entries)*];
+    };
+    match syn::parse2::<syn::File>(tokens) {
+        Ok(file) => prettyplease::unparse(&file),
+        Err(_) => String::new(),
     }
 }

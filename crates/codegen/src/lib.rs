@@ -40,5 +40,7 @@ pub fn generate(schemas: &Path) -> Result<String, CodegenError> {
         return Err(CodegenError::Schemas(problems));
     }
     let plan = plan::plan(&corpus).map_err(CodegenError::Schemas)?;
-    generate::source(&plan).map_err(CodegenError::Schemas)
+    let mut source = generate::source(&plan).map_err(CodegenError::Schemas)?;
+    source.push_str(&generate::embedded(&corpus, schemas));
+    Ok(source)
 }

@@ -1,0 +1,260 @@
+//! `jerry-contracts validate`: judges documents from files, directories (every `*.json` and
+//! `*.ndjson` below them), standard input, or NDJSON streams (one document a line, read line by
+//! line so memory stays flat), and prints one verdict per document — compiler-style text or one
+//! JSON object per line.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+
+use jerry_contracts::common::{ErrorRecord, ErrorRecordSeverity};
+use jerry_contracts::validation::{Options, Report, Validator};
+use serde_json::{Value, json};
+
+/// How verdicts are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Compiler-style messages with the pointer and the offending value.
+    Human,
+    /// One JSON object per document per line.
+    Json,
+}
+
+/// What `validate` was asked to do.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// Schema name; detected per document when absent.
+    pub schema: Option<String>,
+    /// Output format.
+    pub format: Format,
+    /// Repository root for artifact checks.
+    pub root: Option<PathBuf>,
+    /// Expected session id.
+    pub session: Option<String>,
+    /// Read every input as NDJSON.
+    pub ndjson: bool,
+    /// Files, directories, or `-` for standard input.
+    pub paths: Vec<PathBuf>,
+}
+
+/// Totals of a run, for the exit status.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Outcome {
+    /// Documents judged.
+    pub documents: usize,
+    /// Documents with at least one error.
+    pub invalid: usize,
+    /// Inputs that could not be read.
+    pub io_errors: usize,
+}
+
+/// One input: a file (or stdin) and whether it is NDJSON.
+struct Input {
+    path: PathBuf,
+    ndjson: bool,
+}
+
+/// Runs the request, printing to `out` (verdicts) and `err` (I/O problems, progress).
+pub fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<Outcome> {
+    let mut outcome = Outcome::default();
+    let mut inputs = Vec::new();
+    for path in &request.paths {
+        if let Err(e) = expand(path, request.ndjson, &mut inputs) {
+            writeln!(err, "jerry-contracts validate: {}: {e}", path.display())?;
+            outcome.io_errors += 1;
+        }
+    }
+    let mut validator = Validator::with_options(Options {
+        root: request.root.clone(),
+        expected_session: request.session.clone(),
+        known_requirements: Default::default(),
+    });
+    let progress = inputs.len() > 20 && io::stderr().is_terminal();
+    let total = inputs.len();
+    for (n, input) in inputs.iter().enumerate() {
+        if progress {
+            write!(err, "\r[{}/{total}] {}\x1b[K", n + 1, input.path.display())?;
+        }
+        let shown = if input.path.as_os_str() == "-" { "<stdin>".to_owned() } else { input.path.display().to_string() };
+        let reader: Box<dyn Read> = if input.path.as_os_str() == "-" {
+            Box::new(io::stdin().lock())
+        } else {
+            match File::open(&input.path) {
+                Ok(file) => Box::new(file),
+                Err(e) => {
+                    writeln!(err, "jerry-contracts validate: {shown}: {e}")?;
+                    outcome.io_errors += 1;
+                    continue;
+                }
+            }
+        };
+        let result = if input.ndjson {
+            judge_lines(request, &mut validator, &shown, reader, out, &mut outcome)
+        } else {
+            judge_whole(request, &mut validator, &shown, reader, out, &mut outcome)
+        };
+        if let Err(e) = result {
+            writeln!(err, "jerry-contracts validate: {shown}: {e}")?;
+            outcome.io_errors += 1;
+        }
+    }
+    if progress {
+        write!(err, "\r\x1b[K")?;
+    }
+    if request.format == Format::Human {
+        writeln!(
+            out,
+            "{} document{}: {} valid, {} invalid",
+            outcome.documents,
+            if outcome.documents == 1 { "" } else { "s" },
+            outcome.documents - outcome.invalid,
+            outcome.invalid
+        )?;
+    }
+    Ok(outcome)
+}
+
+/// Files below `path` (or `path` itself), in name order.
+fn expand(path: &Path, ndjson: bool, inputs: &mut Vec<Input>) -> io::Result<()> {
+    if path.as_os_str() == "-" {
+        inputs.push(Input { path: path.to_owned(), ndjson });
+        return Ok(());
+    }
+    let metadata = std::fs::metadata(path)?;
+    if !metadata.is_dir() {
+        let is_ndjson = ndjson || path.extension().is_some_and(|e| e == "ndjson");
+        inputs.push(Input { path: path.to_owned(), ndjson: is_ndjson });
+        return Ok(());
+    }
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for entry in entries {
+        if entry.is_dir() || entry.extension().is_some_and(|e| e == "json" || e == "ndjson") {
+            expand(&entry, ndjson, inputs)?;
+        }
+    }
+    Ok(())
+}
+
+fn judge_whole(
+    request: &Request,
+    validator: &mut Validator,
+    shown: &str,
+    mut reader: Box<dyn Read>,
+    out: &mut dyn Write,
+    outcome: &mut Outcome,
+) -> io::Result<()> {
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes)?;
+    judge(request, validator, shown, &bytes, out, outcome)
+}
+
+fn judge_lines(
+    request: &Request,
+    validator: &mut Validator,
+    shown: &str,
+    reader: Box<dyn Read>,
+    out: &mut dyn Write,
+    outcome: &mut Outcome,
+) -> io::Result<()> {
+    let mut reader = BufReader::with_capacity(1 << 16, reader);
+    let mut line = Vec::new();
+    let mut number = 0usize;
+    loop {
+        line.clear();
+        if reader.read_until(b'\n', &mut line)? == 0 {
+            return Ok(());
+        }
+        number += 1;
+        while line.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
+            line.pop();
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        judge(request, validator, &format!("{shown}:{number}"), &line, out, outcome)?;
+    }
+}
+
+fn judge(
+    request: &Request,
+    validator: &mut Validator,
+    source: &str,
+    bytes: &[u8],
+    out: &mut dyn Write,
+    outcome: &mut Outcome,
+) -> io::Result<()> {
+    let report = match &request.schema {
+        Some(name) => validator.validate_as(name, bytes),
+        None => validator.validate(bytes),
+    };
+    learn_requirements(validator, &report, bytes);
+    outcome.documents += 1;
+    if !report.is_valid() {
+        outcome.invalid += 1;
+    }
+    match request.format {
+        Format::Json => print_json(source, &report, out),
+        Format::Human => print_human(source, &report, out),
+    }
+}
+
+/// Requirement ids a valid nse-requirements output defines become known to the rest of the run
+/// (REF-002 judges references against them).
+fn learn_requirements(validator: &mut Validator, report: &Report, bytes: &[u8]) {
+    if report.schema != Some("agents/nse/requirements_output") || !report.is_valid() {
+        return;
+    }
+    let Ok(value) = serde_json::from_slice::<Value>(bytes) else { return };
+    let ids = value.get("requirements").and_then(Value::as_array).into_iter().flatten();
+    let mut options = validator.options().clone();
+    options.known_requirements.extend(ids.filter_map(|r| r.get("id")?.as_str().map(str::to_owned)));
+    *validator = Validator::with_options(options);
+}
+
+fn print_json(source: &str, report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let line = json!({
+        "source": source,
+        "schema": report.schema,
+        "valid": report.is_valid(),
+        "errors": report.records,
+    });
+    writeln!(out, "{line}")
+}
+
+fn print_human(source: &str, report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    for record in &report.records {
+        print_record(source, record, out)?;
+    }
+    let schema = report.schema.unwrap_or("unknown schema");
+    let verdict = if report.is_valid() { "valid" } else { "invalid" };
+    writeln!(out, "{source}: {verdict} ({schema})")
+}
+
+fn print_record(source: &str, record: &ErrorRecord, out: &mut dyn Write) -> io::Result<()> {
+    let level = match record.severity {
+        ErrorRecordSeverity::Error => "error",
+        ErrorRecordSeverity::Warning => "warning",
+        ErrorRecordSeverity::Info => "info",
+    };
+    writeln!(out, "{level}[{}]: {}", record.error_code, record.message)?;
+    writeln!(out, "  --> {source}#{}", record.path.as_deref().unwrap_or(""))?;
+    match (&record.actual, &record.expected) {
+        (Some(actual), Some(expected)) => writeln!(out, "   = found {}, expected {}", short(actual), short(expected))?,
+        (Some(actual), None) => writeln!(out, "   = found {}", short(actual))?,
+        (None, Some(expected)) => writeln!(out, "   = expected {}", short(expected))?,
+        (None, None) => {}
+    }
+    if let Some(principle) = &record.constitutional_principle {
+        writeln!(out, "   = principle {principle}")?;
+    }
+    if let Some(remediation) = &record.remediation {
+        writeln!(out, "   = help: {remediation}")?;
+    }
+    Ok(())
+}
+
+fn short(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() > 120 { format!("{}…", text.chars().take(120).collect::<String>()) } else { text }
+}

@@ -1,0 +1,224 @@
+//! The typed handoff envelope: a [`SessionContext`] of either supported version whose payload is
+//! typed — one of the 16 agent outputs, chosen by `payload_schema_ref` and else by the payload's
+//! `agent_id`, or the generic payload — and [`Handoff<P>`] for callers who know their payload type.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::session_context::{v1_0, v1_1};
+use crate::typed::Violation;
+use crate::versions::{self, VersionError};
+
+/// The payload of a v1.1 envelope: an agent output or the generic payload.
+pub type Payload = v1_1::Payload;
+
+/// Why a document could not be read as an envelope.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EnvelopeError {
+    /// Not JSON.
+    #[error("malformed JSON at line {line} column {column}: {message}")]
+    Json {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// The parser's message.
+        message: String,
+    },
+    /// A version this crate does not read.
+    #[error(transparent)]
+    Version(#[from] VersionError),
+    /// `payload_schema_ref` names no agent output schema.
+    #[error("payload_schema_ref {0:?} names no agent output schema")]
+    UnknownPayloadSchema(String),
+    /// The document does not have the envelope's (or the payload's) shape.
+    #[error("{} at {:?}", .0.message, .0.pointer)]
+    Shape(Violation),
+}
+
+/// A handoff envelope of a supported version.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum SessionContext {
+    /// A 1.0.x envelope (generic payload).
+    V1_0(Box<v1_0::SessionContext>),
+    /// A 1.1.x envelope (typed payload).
+    V1_1(Box<v1_1::SessionContext>),
+}
+
+impl SessionContext {
+    /// Reads an envelope from JSON bytes.
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, EnvelopeError> {
+        let value: Value = serde_json::from_slice(bytes).map_err(|err| EnvelopeError::Json {
+            line: err.line(),
+            column: err.column(),
+            message: err.to_string(),
+        })?;
+        Self::from_value(&value)
+    }
+
+    /// Reads an envelope: the version from `schema_version` (2.x refused), the payload's type
+    /// from `payload_schema_ref` when present, else from the payload's `agent_id`.
+    pub fn from_value(value: &Value) -> Result<Self, EnvelopeError> {
+        let version = versions::envelope_version(value)?;
+        if version.minor == 0 {
+            return crate::typed::deserialize(value).map(|c| Self::V1_0(Box::new(c))).map_err(EnvelopeError::Shape);
+        }
+        let Some(reference) = value.get("payload_schema_ref").and_then(Value::as_str) else {
+            return crate::typed::deserialize(value).map(|c| Self::V1_1(Box::new(c))).map_err(EnvelopeError::Shape);
+        };
+        let agent = crate::registry::lookup(reference)
+            .and_then(|s| s.agent_id.clone())
+            .ok_or_else(|| EnvelopeError::UnknownPayloadSchema(reference.to_owned()))?;
+        // Read the envelope with its payload held aside, then the payload as the named agent's.
+        let mut without_payload = value.clone();
+        let payload = without_payload.as_object_mut().and_then(|o| o.remove("payload"));
+        let payload = payload.ok_or_else(|| {
+            EnvelopeError::Shape(Violation {
+                pointer: String::new(),
+                message: "missing field `payload`".into(),
+                stage: crate::typed::Stage::Shape,
+            })
+        })?;
+        let typed_payload = Payload::from_agent(Some(&agent), &payload)
+            .ok_or_else(|| EnvelopeError::UnknownPayloadSchema(reference.to_owned()))?
+            .map_err(|v| EnvelopeError::Shape(Violation { pointer: format!("/payload{}", v.pointer), ..v }))?;
+        let mut context: v1_1::SessionContext = crate::typed::deserialize(value).map_err(EnvelopeError::Shape)?;
+        context.payload = typed_payload;
+        Ok(Self::V1_1(Box::new(context)))
+    }
+
+    /// The envelope's `schema_version`.
+    pub fn schema_version(&self) -> &str {
+        match self {
+            Self::V1_0(c) => &c.schema_version,
+            Self::V1_1(c) => &c.schema_version,
+        }
+    }
+
+    /// The agent that produced the handoff.
+    pub fn source_agent(&self) -> &v1_0::AgentReference {
+        match self {
+            Self::V1_0(c) => &c.source_agent,
+            Self::V1_1(c) => &c.source_agent,
+        }
+    }
+
+    /// The agent the handoff is for.
+    pub fn target_agent(&self) -> &v1_0::AgentReference {
+        match self {
+            Self::V1_0(c) => &c.target_agent,
+            Self::V1_1(c) => &c.target_agent,
+        }
+    }
+}
+
+/// A v1.1 envelope whose payload type the caller knows (`Handoff<ResearcherOutput>`). Every
+/// envelope field is typed as in [`v1_1::SessionContext`]; unknown fields are kept in `extra`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Handoff<P> {
+    /// The envelope without its payload.
+    #[serde(flatten)]
+    pub envelope: HandoffEnvelope,
+    /// The payload.
+    pub payload: P,
+}
+
+/// The fields of a v1.1 envelope other than `payload` (see [`Handoff`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HandoffEnvelope {
+    /// Schema version (1.x.y).
+    pub schema_version: String,
+    /// Session identifier.
+    pub session_id: v1_0::SessionId,
+    /// Agent producing the context.
+    pub source_agent: v1_0::AgentReference,
+    /// Intended recipient agent.
+    pub target_agent: v1_0::AgentReference,
+    /// When the context was produced.
+    pub timestamp: crate::formats::DateTime,
+    /// Everything else the envelope carries (`workflow_id`, `payload_schema_ref`,
+    /// `workflow_state`, `trace`, unknown fields), kept as written.
+    #[serde(flatten)]
+    pub rest: serde_json::Map<String, Value>,
+}
+
+impl<P: DeserializeOwned> Handoff<P> {
+    /// Reads a handoff whose payload must be a `P`; the envelope is checked against the v1.1.0
+    /// schema through [`v1_1::SessionContext`] first, so nothing the schema rejects gets through.
+    pub fn from_value(value: &Value) -> Result<Self, EnvelopeError> {
+        versions::envelope_version(value)?;
+        crate::typed::deserialize::<v1_1::SessionContext>(value).map_err(EnvelopeError::Shape)?;
+        crate::typed::deserialize(value).map_err(EnvelopeError::Shape)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::ps::ResearcherOutput;
+    use serde_json::json;
+
+    fn handoff(payload_ref: Option<&str>) -> Value {
+        let mut value = json!({
+            "schema_version": "1.1.0", "session_id": "sess-1",
+            "source_agent": {"id": "ps-researcher", "family": "ps"},
+            "target_agent": {"id": "nse-requirements", "family": "nse"},
+            "timestamp": "2026-01-10T14:30:00Z",
+            "workflow_state": {"phase": "research"},
+            "payload": {"agent_id": "ps-researcher", "research_topic": "t", "sources": [],
+                "findings": [{"id": "F-001", "summary": "s", "category": "gap"}], "confidence": {"overall": 0.5}}
+        });
+        if let Some(reference) = payload_ref {
+            value["payload_schema_ref"] = json!(reference);
+        }
+        value
+    }
+
+    #[test]
+    fn the_payload_is_typed_by_its_schema_ref_then_by_its_agent_id() {
+        let by_id = SessionContext::from_value(&handoff(None)).expect("reads");
+        assert!(matches!(&by_id, SessionContext::V1_1(c) if c.payload.agent_id() == Some("ps-researcher")));
+        let by_ref = SessionContext::from_value(&handoff(Some("agents/ps/researcher_output.json"))).expect("reads");
+        assert_eq!(by_ref, by_id.clone().with_ref("agents/ps/researcher_output.json"));
+        // The ref names another agent: the payload must be that agent's output.
+        let err = SessionContext::from_value(&handoff(Some("agents/ps/analyst_output.json"))).unwrap_err();
+        assert!(matches!(err, EnvelopeError::Shape(ref v) if v.pointer.starts_with("/payload")), "{err}");
+        let err = SessionContext::from_value(&handoff(Some("agents/ps/critic_output.json"))).unwrap_err();
+        assert_eq!(err, EnvelopeError::UnknownPayloadSchema("agents/ps/critic_output.json".into()));
+        let mut future = handoff(None);
+        future["schema_version"] = json!("2.0.0");
+        assert!(matches!(SessionContext::from_value(&future), Err(EnvelopeError::Version(_))));
+    }
+
+    impl SessionContext {
+        fn with_ref(self, reference: &str) -> Self {
+            match self {
+                Self::V1_1(mut c) => {
+                    c.payload_schema_ref = Some(reference.to_owned());
+                    Self::V1_1(c)
+                }
+                other => other,
+            }
+        }
+    }
+
+    #[test]
+    fn a_handoff_of_a_known_payload_type_round_trips() {
+        let value = handoff(None);
+        let typed: Handoff<ResearcherOutput> = Handoff::from_value(&value).expect("reads");
+        assert_eq!(typed.payload.findings.len(), 1);
+        assert_eq!(serde_json::to_value(&typed).ok(), Some(value));
+    }
+
+    #[test]
+    fn a_1_0_consumer_reads_and_relays_a_1_1_envelope() {
+        // A 1.1 envelope with a generic payload, read as 1.0: the new fields are kept.
+        let mut value = handoff(None);
+        value["payload"] = json!({"key_findings": [], "confidence": {"overall": 0.9, "reasoning": "r"}});
+        let old: v1_0::SessionContext = crate::typed::deserialize(&value).expect("a 1.0 consumer reads 1.1");
+        assert!(old.extra.contains_key("workflow_state"));
+        assert_eq!(serde_json::to_value(&old).ok(), Some(value));
+    }
+}

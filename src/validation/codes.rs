@@ -1,0 +1,168 @@
+//! The catalogue of error codes: every record a validation run can produce, with its layer,
+//! severity, message, remediation and the constitutional principle it enforces. The first codes
+//! of each layer are seed 000 §6.3's; the rest extend it. `docs/error-codes.md` lists the same
+//! table, and a test keeps the two in step.
+
+use crate::common::ErrorRecordSeverity;
+
+/// The four validation layers of seed 000 §6.1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Layer {
+    /// JSON Schema draft-07: shape, types, patterns, bounds (`SCH-*`).
+    Schema,
+    /// Business rules across fields (`SEM-*`).
+    Semantic,
+    /// Principles of the Jerry constitution (`CON-*`).
+    Constitutional,
+    /// References to artifacts and requirements outside the document (`REF-*`).
+    CrossReference,
+}
+
+/// One entry of the catalogue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Code {
+    /// `SCH-001` etc.
+    pub code: &'static str,
+    /// The layer that reports it.
+    pub layer: Layer,
+    /// `error` makes a document invalid; `warning` and `info` do not.
+    pub severity: ErrorRecordSeverity,
+    /// The message, before the specifics of the place.
+    pub title: &'static str,
+    /// What to do about it.
+    pub remediation: &'static str,
+    /// The constitutional principle it enforces (`P-043`), if any.
+    pub principle: Option<&'static str>,
+}
+
+macro_rules! catalogue {
+    ($($name:ident = $code:literal, $layer:ident, $severity:ident, $principle:expr, $title:literal, $remediation:literal;)*) => {
+        $(
+            #[doc = concat!("`", $code, "`: ", $title, ".")]
+            pub const $name: Code = Code {
+                code: $code,
+                layer: Layer::$layer,
+                severity: ErrorRecordSeverity::$severity,
+                title: $title,
+                remediation: $remediation,
+                principle: $principle,
+            };
+        )*
+        /// Every code, in catalogue order.
+        pub const CATALOGUE: &[Code] = &[$($name),*];
+        /// The constant name of each code, in catalogue order (for tooling and tests).
+        pub const CONSTANT_NAMES: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+catalogue! {
+    SCH_MISSING_REQUIRED = "SCH-001", Schema, Error, None, "Missing required field", "Add the required field to payload";
+    SCH_WRONG_TYPE = "SCH-002", Schema, Error, None, "Invalid type", "Correct the field type";
+    SCH_PATTERN = "SCH-003", Schema, Error, None, "Pattern mismatch", "Use correct ID format (e.g., REQ-NSE-001)";
+    SCH_RANGE = "SCH-004", Schema, Error, None, "Number out of range", "Use a value within the minimum and maximum";
+    SCH_LENGTH = "SCH-005", Schema, Error, None, "Text length out of bounds", "Shorten or lengthen the text to the allowed number of characters";
+    SCH_ITEM_COUNT = "SCH-006", Schema, Error, None, "Wrong number of items", "Add or remove items to meet minItems/maxItems";
+    SCH_ENUM = "SCH-007", Schema, Error, None, "Value not among the allowed values", "Use one of the listed values";
+    SCH_CONST = "SCH-008", Schema, Error, None, "Value differs from the required constant", "Use the constant value";
+    SCH_FORMAT = "SCH-009", Schema, Error, None, "Invalid format", "Write the value in the format named (RFC 3339 date/date-time, UUID, URI)";
+    SCH_UNIQUE = "SCH-010", Schema, Error, None, "Duplicate items", "Remove the repeated items";
+    SCH_UNKNOWN_SCHEMA = "SCH-011", Schema, Error, None, "Unknown schema", "Name a schema from `jerry-contracts list` or add the fields that identify the document";
+    SCH_MALFORMED = "SCH-012", Schema, Error, None, "Malformed JSON", "Fix the JSON syntax at the line and column given";
+    SCH_VERSION = "SCH-013", Schema, Error, None, "Unsupported schema version", "Produce a 1.x envelope or migrate the consumer";
+    SEM_EMPTY_FINDINGS = "SEM-001", Semantic, Warning, None, "Empty findings array", "Add at least one finding";
+    SEM_LOW_CONFIDENCE = "SEM-002", Semantic, Warning, None, "Confidence score unusually low (<0.3)", "Review analysis quality";
+    SEM_RISK_SCORE = "SEM-003", Semantic, Error, None, "risk_score is not likelihood × consequence", "Set risk_score to likelihood × consequence";
+    SEM_RESIDUAL_SCORE = "SEM-004", Semantic, Error, None, "residual_risk_score is not residual_likelihood × residual_consequence", "Set residual_risk_score to residual_likelihood × residual_consequence";
+    SEM_RISK_LEVEL = "SEM-005", Semantic, Error, None, "risk_level outside its score band", "Use the level of the score's band (low 1-4, medium 5-9, high 10-16, critical 20-25)";
+    SEM_CROSS_FAMILY = "SEM-006", Semantic, Error, None, "cross_family_handoff contradicts the agents' families", "Set cross_family_handoff to whether source and target families differ";
+    SEM_PAYLOAD_AGENT = "SEM-007", Semantic, Error, None, "Payload agent_id differs from source_agent.id", "Hand off the output of the source agent";
+    SEM_PAYLOAD_KIND = "SEM-008", Semantic, Error, None, "Payload is not of the kind payload_schema_ref names", "Point payload_schema_ref at the payload's own schema";
+    SEM_FAMILY_PREFIX = "SEM-009", Semantic, Error, None, "Agent family differs from the id's prefix", "Use the family the agent id starts with";
+    SEM_COVERAGE_COUNTS = "SEM-010", Semantic, Error, None, "Coverage counts do not add up", "Make the parts add up to the totals";
+    SEM_DEFECT_COUNTS = "SEM-011", Semantic, Error, None, "Defect counts do not add up", "Make open + closed equal total, and critical at most total";
+    SEM_STEP_ORDER = "SEM-012", Semantic, Error, None, "step_number exceeds total_steps", "Keep step_number within total_steps";
+    SEM_BARRIER = "SEM-013", Semantic, Error, None, "Barrier has completed agents it did not expect", "List every completed agent among agents_expected";
+    SEM_DUPLICATE_TASK = "SEM-014", Semantic, Error, None, "Duplicate task id in the task graph", "Give every task a unique task_id";
+    SEM_UNKNOWN_DEPENDENCY = "SEM-015", Semantic, Error, None, "depends_on names an unknown task", "Depend only on tasks of the same graph";
+    SEM_TASK_CYCLE = "SEM-016", Semantic, Error, None, "Task graph has a cycle", "Break the cycle: the graph must be acyclic";
+    SEM_SESSION = "SEM-017", Semantic, Warning, None, "Session mismatch - may be stale state", "Decide: accept with warning or reject";
+    SEM_WORKFLOW_ID = "SEM-018", Semantic, Error, None, "workflow_id differs from workflow_state.workflow_id", "Use one workflow id in both places";
+    CON_DISCLAIMER = "CON-001", Constitutional, Error, Some("P-043"), "P-043: Disclaimer not included", "Add mandatory disclaimer";
+    CON_ORPHAN_REQUIREMENTS = "CON-002", Constitutional, Error, Some("P-040"), "P-040: Orphan requirements detected", "Add parent traces";
+    CON_NESTING = "CON-003", Constitutional, Error, Some("P-003"), "P-003: trace.depth exceeds 1 (workers spawning workers)", "Hand work back to the orchestrator instead of nesting";
+    CON_CONFIDENCE_REASONING = "CON-004", Constitutional, Error, Some("P-022"), "P-022: Confidence without reasoning", "Explain the confidence level in confidence.reasoning";
+    CON_PERSISTENCE = "CON-005", Constitutional, Warning, Some("P-002"), "P-002: No artifacts persisted", "Persist the output and list it in artifacts";
+    REF_ARTIFACT_MISSING = "REF-001", CrossReference, Warning, None, "Referenced artifact not found", "Verify artifact path";
+    REF_UNKNOWN_REQUIREMENT = "REF-002", CrossReference, Warning, None, "Referenced requirement ID unknown", "Check requirement registry";
+    REF_ARTIFACT_PATH = "REF-003", CrossReference, Error, Some("P-002"), "Artifact path is not repository-relative", "Use a relative path with forward slashes that stays inside the repository";
+    REF_CHECKSUM = "REF-004", CrossReference, Error, None, "Artifact checksum mismatch", "Recompute the checksum or restore the artifact";
+}
+
+/// The catalogue as the Markdown page `docs/error-codes.md` (a test keeps the committed page
+/// equal to this).
+pub fn markdown() -> String {
+    let mut page = String::from(
+        "# Error codes\n\n\
+         Every record `jerry-contracts` reports has one of these codes (`error_code` of\n\
+         `schemas/common/error.json`). A document is valid when no record has severity `error`.\n\
+         The first codes of each layer are those of seed 000 §6.3; the rest extend the catalogue.\n\
+         This page is generated from `src/validation/codes.rs`.\n",
+    );
+    for (layer, heading) in [
+        (Layer::Schema, "Schema layer (JSON Schema draft-07)"),
+        (Layer::Semantic, "Semantic layer (business rules)"),
+        (Layer::Constitutional, "Constitutional layer (Jerry constitution principles)"),
+        (Layer::CrossReference, "Cross-reference layer (artifacts and requirements)"),
+    ] {
+        page.push_str(&format!(
+            "\n## {heading}\n\n| Code | Severity | Message | Remediation | Principle |\n|---|---|---|---|---|\n"
+        ));
+        for code in CATALOGUE.iter().filter(|c| c.layer == layer) {
+            let severity = match code.severity {
+                ErrorRecordSeverity::Error => "error",
+                ErrorRecordSeverity::Warning => "warning",
+                ErrorRecordSeverity::Info => "info",
+            };
+            page.push_str(&format!(
+                "| {} | {severity} | {} | {} | {} |\n",
+                code.code,
+                code.title.replace('|', "\\|"),
+                code.remediation.replace('|', "\\|"),
+                code.principle.unwrap_or("")
+            ));
+        }
+    }
+    page
+}
+
+/// The catalogue entry for `code` (`"SEM-003"`).
+pub fn lookup(code: &str) -> Option<&'static Code> {
+    CATALOGUE.iter().find(|c| c.code == code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_well_formed_and_in_their_layer() {
+        let mut seen = std::collections::BTreeSet::new();
+        for code in CATALOGUE {
+            assert!(seen.insert(code.code), "{} twice", code.code);
+            let prefix = match code.layer {
+                Layer::Schema => "SCH-",
+                Layer::Semantic => "SEM-",
+                Layer::Constitutional => "CON-",
+                Layer::CrossReference => "REF-",
+            };
+            assert!(code.code.starts_with(prefix) && code.code.len() == 7, "{}", code.code);
+            assert_eq!(
+                code.principle.is_some(),
+                code.title.starts_with("P-") || code.code == "REF-003",
+                "{}",
+                code.code
+            );
+        }
+        assert_eq!(lookup("CON-001").and_then(|c| c.principle), Some("P-043"));
+    }
+}

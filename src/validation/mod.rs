@@ -1,0 +1,185 @@
+//! Layered validation of a document (seed 000 §6.1): the schema layer (JSON Schema draft-07),
+//! then, on a document of the right shape, the semantic, constitutional and cross-reference
+//! layers. Every finding is a record of the `common/error.json` type in a [`Report`].
+//!
+//! ```
+//! let report = jerry_contracts::validation::validate(br#"{"agent_id": "ps-researcher"}"#);
+//! assert!(!report.is_valid());
+//! assert_eq!(report.codes(), ["SCH-001", "SCH-001", "SCH-001", "SCH-001"]);
+//! ```
+
+pub mod codes;
+mod constitutional;
+mod detect;
+mod reference;
+mod report;
+mod schema;
+mod semantic;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+pub use report::{Report, record, with_values};
+
+use crate::registry::{self, SchemaInfo};
+use crate::session_context::{v1_0, v1_1};
+
+/// What a validation run knows beyond the document.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Repository root: when given, artifact references are resolved against it (REF-001) and
+    /// their checksums verified (REF-004).
+    pub root: Option<PathBuf>,
+    /// The session the consumer is in: a handoff from another session gets SEM-017 (warning).
+    pub expected_session: Option<String>,
+    /// Requirement ids known to the run (besides those the document defines): references to
+    /// other ids get REF-002 (warning). When nothing is known, references are not judged.
+    pub known_requirements: BTreeSet<String>,
+}
+
+/// Validates documents with a set of [`Options`].
+#[derive(Debug, Clone, Default)]
+pub struct Validator {
+    options: Options,
+}
+
+impl Validator {
+    /// A validator with default options.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A validator with these options.
+    pub fn with_options(options: Options) -> Self {
+        Self { options }
+    }
+
+    /// The options in use.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Validates `bytes`, detecting the schema from the document.
+    pub fn validate(&self, bytes: &[u8]) -> Report {
+        match parse(bytes) {
+            Ok(value) => self.validate_value(None, &value),
+            Err(report) => report,
+        }
+    }
+
+    /// Validates `bytes` against the schema named `name` (any name [`registry::lookup`] takes).
+    pub fn validate_as(&self, name: &str, bytes: &[u8]) -> Report {
+        match parse(bytes) {
+            Ok(value) => self.validate_value(Some(name), &value),
+            Err(report) => report,
+        }
+    }
+
+    /// Validates a parsed document, against `schema` when given, else the detected one.
+    pub fn validate_value(&self, schema: Option<&str>, value: &Value) -> Report {
+        let mut report = Report::default();
+        let info = match schema {
+            Some(name) => match registry::lookup(name) {
+                Some(info) => info,
+                None => {
+                    report.push(record(&codes::SCH_UNKNOWN_SCHEMA, "", format!("no schema is named {name:?}")));
+                    return report;
+                }
+            },
+            None => match detect::detect(value) {
+                Ok(info) => info,
+                Err(finding) => {
+                    report.push(*finding);
+                    return report;
+                }
+            },
+        };
+        report.schema = Some(info.name);
+        if let Some(finding) = detect::version_check(info, value) {
+            report.push(finding);
+            return report;
+        }
+        if !schema_valid(info, value, &mut report) {
+            return report;
+        }
+        let subject = Subject::read(info, value);
+        semantic::check(&subject, &self.options, &mut report);
+        constitutional::check(&subject, &self.options, &mut report);
+        reference::check(&subject, &self.options, &mut report);
+        report
+    }
+}
+
+/// Validates `bytes` with default options, detecting the schema.
+pub fn validate(bytes: &[u8]) -> Report {
+    Validator::new().validate(bytes)
+}
+
+/// Validates `bytes` against the schema named `name`, with default options.
+pub fn validate_as(name: &str, bytes: &[u8]) -> Report {
+    Validator::new().validate_as(name, bytes)
+}
+
+fn parse(bytes: &[u8]) -> Result<Value, Report> {
+    serde_json::from_slice(bytes).map_err(|err| {
+        let mut report = Report::default();
+        let message = err.to_string();
+        let what = message.rfind(" at line ").map_or(message.as_str(), |at| &message[..at]);
+        report.push(record(&codes::SCH_MALFORMED, "", format!("line {} column {}: {what}", err.line(), err.column())));
+        report
+    })
+}
+
+/// The schema layer: the generated type's check decides; only when it rejects the document does
+/// the schema interpreter run, to report every violation rather than the first.
+fn schema_valid(info: &SchemaInfo, value: &Value, report: &mut Report) -> bool {
+    let typed_ok = crate::typed::find(info.path, "").is_some_and(|entry| entry.check(value).is_ok());
+    if typed_ok {
+        return true;
+    }
+    let before = report.records.len();
+    schema::check(info, value, report);
+    if report.records.len() == before {
+        // The interpreter and the types agree on every fixture; should they ever differ, the
+        // stricter verdict stands and the type's own finding is reported.
+        if let Some(Err(violations)) = crate::typed::find(info.path, "").map(|entry| entry.check(value)) {
+            for violation in violations {
+                report.push(record(&codes::SCH_WRONG_TYPE, &violation.pointer, violation.message));
+            }
+        }
+    }
+    report.records.len() == before
+}
+
+/// A schema-valid document, read into its generated type, for the rule layers.
+#[derive(Debug, Clone)]
+pub(crate) enum Subject {
+    /// A v1.0.0 handoff envelope.
+    Envelope10(Box<v1_0::SessionContext>),
+    /// A v1.1.0 handoff envelope.
+    Envelope11(Box<v1_1::SessionContext>),
+    /// A standalone agent output (at the document root).
+    Agent(Box<v1_1::Payload>),
+    /// A mission task graph.
+    TaskGraph(Box<crate::mission::MissionTaskGraph>),
+    /// Any other contract: only the schema layer applies.
+    Other,
+}
+
+impl Subject {
+    fn read(info: &SchemaInfo, value: &Value) -> Self {
+        fn typed<T: serde::de::DeserializeOwned>(value: &Value) -> Option<T> {
+            crate::typed::deserialize(value).ok()
+        }
+        let read = match info.path {
+            "session_context/v1.0.0.json" => typed(value).map(|v| Self::Envelope10(Box::new(v))),
+            "session_context/v1.1.0.json" => typed(value).map(|v| Self::Envelope11(Box::new(v))),
+            "mission/mission_task_graph.json" => typed(value).map(|v| Self::TaskGraph(Box::new(v))),
+            _ if info.agent_id.is_some() => typed(value).map(|v| Self::Agent(Box::new(v))),
+            _ => None,
+        };
+        read.unwrap_or(Self::Other)
+    }
+}

@@ -1,0 +1,215 @@
+//! The cross-reference layer (seed 000 §6.1, "ID existence checks"): what a document points at
+//! outside itself.
+//!
+//! - REF-003 (P-002): every artifact path is repository-relative — the rules of
+//!   `common/artifacts.json#/definitions/artifact_path` (D-15), which the seed's agent schemas do
+//!   not apply to their `artifact_reference`.
+//! - With [`Options::root`]: REF-001 when an artifact is not a file under the root, REF-004 when
+//!   its SHA-256 differs from the reference's `checksum`. Files are streamed through the hasher,
+//!   and a path that resolves (through a symbolic link) outside the root is never read.
+//! - REF-002: requirement ids referenced but neither defined by the document nor among
+//!   [`Options::known_requirements`]; only judged when some id is known.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use super::semantic::{ArtifactRef, Kind, Output, output};
+use super::{Options, Report, Subject, codes, record, with_values};
+use crate::session_context::v1_1::Payload;
+
+/// Runs the cross-reference rules on a schema-valid document.
+pub(crate) fn check(subject: &Subject, options: &Options, report: &mut Report) {
+    let Some(output) = output(subject) else { return };
+    artifacts(&output, options, report);
+    requirements(&output, options, report);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Artifacts
+// ---------------------------------------------------------------------------------------------
+
+/// Why `path` is not repository-relative, if it is not: it starts with `/`, holds a backslash or
+/// a `:` (drive letters, URL schemes), or has an empty or `..` segment. A `.` segment is allowed,
+/// as in the schema's pattern.
+fn path_problem(path: &str) -> Option<&'static str> {
+    if path.starts_with('/') {
+        Some("starts with '/' (an absolute path)")
+    } else if path.contains('\\') {
+        Some("contains a backslash (use forward slashes)")
+    } else if path.contains(':') {
+        Some("contains ':' (a drive letter or URL scheme)")
+    } else if path.split('/').any(str::is_empty) {
+        Some("has an empty segment")
+    } else if path.split('/').any(|segment| segment == "..") {
+        Some("has a '..' segment (leaves its directory)")
+    } else {
+        None
+    }
+}
+
+/// The root, resolved once per document: `Err` says why it cannot be.
+type Root = Result<PathBuf, String>;
+
+/// REF-003 on every artifact path; REF-001 and REF-004 when a root is given.
+fn artifacts(output: &Output<'_>, options: &Options, report: &mut Report) {
+    let Some(list) = output.artifacts() else { return };
+    let mut root: Option<Root> = None;
+    for (i, artifact) in list.iter().enumerate() {
+        let pointer = output.at(&format!("/artifacts/{i}"));
+        if let Some(problem) = path_problem(artifact.path) {
+            report.push(with_values(
+                record(&codes::REF_ARTIFACT_PATH, &format!("{pointer}/path"), format!("{:?} {problem}", artifact.path)),
+                Some(json!("a repository-relative path such as projects/PROJ-002/requirements/REQ-001.md")),
+                Some(json!(artifact.path)),
+            ));
+            continue;
+        }
+        let Some(given) = &options.root else { continue };
+        let root = root.get_or_insert_with(|| {
+            given.canonicalize().map_err(|err| format!("the root {} cannot be resolved: {err}", given.display()))
+        });
+        on_disk(artifact, root, &pointer, report);
+    }
+}
+
+/// REF-001 / REF-004 for one repository-relative artifact path.
+fn on_disk(artifact: &ArtifactRef<'_>, root: &Root, pointer: &str, report: &mut Report) {
+    let path = artifact.path;
+    let missing = |report: &mut Report, why: String| {
+        report.push(record(&codes::REF_ARTIFACT_MISSING, &format!("{pointer}/path"), format!("{path:?} {why}")));
+    };
+    let root = match root {
+        Ok(root) => root,
+        Err(why) => return missing(report, format!("cannot be looked up: {why}")),
+    };
+    let real = match root.join(path).canonicalize() {
+        Ok(real) => real,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {
+            return missing(report, format!("does not exist under {}", root.display()));
+        }
+        Err(err) => return missing(report, format!("cannot be resolved under {}: {err}", root.display())),
+    };
+    if !real.starts_with(root) {
+        report.push(with_values(
+            record(
+                &codes::REF_ARTIFACT_PATH,
+                &format!("{pointer}/path"),
+                format!(
+                    "{path:?} resolves to {} outside the root {} (a symbolic link)",
+                    real.display(),
+                    root.display()
+                ),
+            ),
+            Some(json!(format!("a file under {}", root.display()))),
+            Some(json!(real.display().to_string())),
+        ));
+        return;
+    }
+    if !real.is_file() {
+        return missing(report, "is not a regular file".to_owned());
+    }
+    let Some(checksum) = artifact.checksum else { return };
+    let computed = match sha256(&real) {
+        Ok(digest) => digest,
+        Err(err) => return missing(report, format!("cannot be read: {err}")),
+    };
+    let matches = checksum.strip_prefix("sha256:").is_some_and(|hex| hex.eq_ignore_ascii_case(&computed));
+    if !matches {
+        report.push(with_values(
+            record(
+                &codes::REF_CHECKSUM,
+                &format!("{pointer}/checksum"),
+                format!("{path:?} has SHA-256 {computed}, but the reference says {checksum}"),
+            ),
+            Some(json!(checksum)),
+            Some(json!(format!("sha256:{computed}"))),
+        ));
+    }
+}
+
+/// The SHA-256 of a file's bytes in lowercase hex, read in bounded chunks.
+fn sha256(path: &Path) -> io::Result<String> {
+    let mut file = File::open(path)?;
+    let mut hasher = Sha256::new();
+    io::copy(&mut file, &mut hasher)?;
+    let digest = hasher.finalize();
+    let mut hex = String::with_capacity(digest.len() * 2);
+    for byte in digest {
+        // Writing to a String cannot fail.
+        let _ = write!(hex, "{byte:02x}");
+    }
+    Ok(hex)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requirement ids
+// ---------------------------------------------------------------------------------------------
+
+/// REF-002: requirement ids the output refers to that are neither known to the run nor defined
+/// by the document (nse-requirements `requirements[].id`). References: nse-risk
+/// `traced_to_requirements`, nse-verification `verification_matrix.entries[].requirement_id` and
+/// `test_cases[].verifies[]`, nse-architecture `system_elements[].allocated_requirements[]`.
+fn requirements(output: &Output<'_>, options: &Options, report: &mut Report) {
+    let Kind::Agent(payload) = output.kind else { return };
+    let mut known: BTreeSet<&str> = options.known_requirements.iter().map(String::as_str).collect();
+    let mut references: Vec<(String, &str)> = Vec::new();
+    match payload {
+        Payload::NseRequirements(o) => known.extend(o.requirements.iter().map(|r| r.id.as_str())),
+        Payload::NseRisk(o) => {
+            for (i, risk) in o.risks.iter().enumerate() {
+                for (j, id) in risk.traced_to_requirements.iter().flatten().enumerate() {
+                    references.push((output.at(&format!("/risks/{i}/traced_to_requirements/{j}")), id.as_str()));
+                }
+            }
+        }
+        Payload::NseVerification(o) => {
+            for (i, entry) in o.verification_matrix.entries.iter().flatten().enumerate() {
+                references.push((
+                    output.at(&format!("/verification_matrix/entries/{i}/requirement_id")),
+                    entry.requirement_id.as_str(),
+                ));
+            }
+            for (i, case) in o.test_cases.iter().enumerate() {
+                for (j, id) in case.verifies.iter().enumerate() {
+                    references.push((output.at(&format!("/test_cases/{i}/verifies/{j}")), id.as_str()));
+                }
+            }
+        }
+        Payload::NseArchitecture(o) => {
+            for (i, element) in o.architecture.system_elements.iter().enumerate() {
+                for (j, id) in element.allocated_requirements.iter().flatten().enumerate() {
+                    references.push((
+                        output.at(&format!("/architecture/system_elements/{i}/allocated_requirements/{j}")),
+                        id.as_str(),
+                    ));
+                }
+            }
+        }
+        _ => {}
+    }
+    if known.is_empty() {
+        return;
+    }
+    for (pointer, id) in references {
+        if !known.contains(id) {
+            report.push(with_values(
+                record(
+                    &codes::REF_UNKNOWN_REQUIREMENT,
+                    &pointer,
+                    format!(
+                        "requirement {id} is referenced but is not among the {} known requirement ids",
+                        known.len()
+                    ),
+                ),
+                None,
+                Some(json!(id)),
+            ));
+        }
+    }
+}

@@ -1,0 +1,1067 @@
+//! The schema layer's interpreter: validates a document against its registry schema the way a
+//! conforming JSON Schema draft-07 validator does, and reports *every* violation, each as one
+//! `SCH-*` record at the JSON Pointer of the offending value.
+//!
+//! The generated types decide whether a document is valid (a faster, typed path); this
+//! interpreter only runs on a document they reject, to list everything that is wrong with it.
+//!
+//! # Design
+//!
+//! Each registry schema file is compiled once, on first use, into a [`Tree`]: an arena of
+//! [`Node`]s, one per schema object reachable from the file's root and definitions. `$ref`s are
+//! resolved at compile time (relative to the referring file, through [`registry::lookup`] and a
+//! JSON Pointer fragment) into arena indices, so a `$ref` costs one index at validation time and
+//! a definition shared by many places is compiled once per tree. Patterns are compiled once per
+//! process ([`pattern`]) and shared between trees. The keywords are the ones the code generator
+//! accepts (`crates/codegen/src/keywords.rs`); annotations are not compiled at all.
+//!
+//! Validation recurses on the *schema*: every recursive call descends one edge of the tree
+//! (`properties`, `additionalProperties`, `items`, `$ref`, `if`/`then`/`else`, `allOf`), so the
+//! depth of the recursion is bounded by the depth of the schema, however deep the document is.
+//! A recursive schema (none is, in the corpus) is still bounded by [`MAX_DEPTH`].
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+use serde_json::{Map, Number, Value};
+
+use super::codes::{self, Code};
+use super::{Report, record, with_values};
+use crate::common::ErrorRecord;
+use crate::formats::{Date, DateTime};
+use crate::registry::{self, SchemaInfo};
+use crate::support::EcmaPattern;
+
+/// How many schema levels one validation descends before it gives up with a record (the corpus
+/// needs a few dozen at most; only a recursive schema could go deeper).
+const MAX_DEPTH: usize = 128;
+
+/// How many characters of an offending string a record's `actual` keeps.
+const ACTUAL_CHARS: usize = 200;
+
+/// How many characters of an offending value a message quotes.
+const PREVIEW_CHARS: usize = 80;
+
+/// How deep, and how many entries per array or object, a record's `actual` copies of an
+/// offending array or object.
+const COPY_DEPTH: usize = 3;
+const COPY_ENTRIES: usize = 20;
+
+/// Validates `value` against `info`'s schema and adds one record per violation to `report`.
+pub(crate) fn check(info: &SchemaInfo, value: &Value, report: &mut Report) {
+    match run(info.path, "", value) {
+        Some(violations) => report.records.extend(violations.into_iter().map(Violation::into_record)),
+        None => report.push(record(
+            &codes::SCH_UNKNOWN_SCHEMA,
+            "",
+            format!("schema {} is not in the registry, so it cannot be interpreted", info.path),
+        )),
+    }
+}
+
+/// Testing hook: the `(keyword, instance pointer)` of every violation the interpreter finds in
+/// `value` against the schema `schema` — any name [`registry::lookup`] takes, optionally followed
+/// by `#` and the JSON Pointer of a definition (`common/types.json#/definitions/requirement_id`).
+/// These are the pairs a draft-07 validator reports (the `jsonschema` crate's `keyword()` and
+/// `instance_path()`), which the test suite compares. An unknown schema gives one pair
+/// `("unknownSchema", "")`.
+#[doc(hidden)]
+pub fn interpret(schema: &str, value: &Value) -> Vec<(String, String)> {
+    let (name, fragment) = schema.split_once('#').unwrap_or((schema, ""));
+    let violations = registry::lookup(name).and_then(|info| run(info.path, fragment, value));
+    match violations {
+        Some(violations) => violations.into_iter().map(|v| (v.keyword.to_owned(), v.pointer)).collect(),
+        None => vec![("unknownSchema".to_owned(), String::new())],
+    }
+}
+
+impl super::Validator {
+    /// Testing hook, the same as the schema layer's `interpret`: the `(keyword, instance
+    /// pointer)` of every schema violation in `value` against `schema` (a registry name,
+    /// optionally with `#` and a definition's JSON Pointer). Not part of the stable API.
+    #[doc(hidden)]
+    pub fn interpret(schema: &str, value: &Value) -> Vec<(String, String)> {
+        interpret(schema, value)
+    }
+}
+
+/// Every violation of `value` against the schema at `pointer` in the registry file `path`, or
+/// `None` when there is no such compiled schema.
+fn run(path: &str, pointer: &str, value: &Value) -> Option<Vec<Violation>> {
+    let tree = tree(path)?;
+    let root = tree.index.get(&(path, pointer.to_owned())).copied()?;
+    let mut violations = Vec::new();
+    tree.eval(root, value, &Path::Root, 0, &mut violations);
+    Some(violations)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The compiled tree
+// ---------------------------------------------------------------------------------------------
+
+/// Index of a [`Node`] in its [`Tree`].
+type NodeId = usize;
+
+/// One registry file's schemas, compiled.
+struct Tree {
+    /// The arena; `NodeId`s index it.
+    nodes: Vec<Node>,
+    /// Every compiled schema by (file path, JSON Pointer in that file): the file's root and
+    /// definitions, and everything they reach.
+    index: HashMap<(&'static str, String), NodeId>,
+}
+
+/// One compiled schema.
+enum Node {
+    /// Being compiled (only seen while the tree is built).
+    Pending,
+    /// `true` or `{}`: every value is valid.
+    Any,
+    /// `false`: no value is valid.
+    Never,
+    /// `$ref` (its siblings are ignored, as draft-07 does).
+    Ref(NodeId),
+    /// A schema object with assertions.
+    Schema(Box<Schema>),
+    /// A schema the interpreter cannot use (an unresolvable `$ref`, say). The build checks every
+    /// schema, so this cannot happen with the embedded corpus; it is reported, not panicked on.
+    Broken {
+        /// The keyword at fault.
+        keyword: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// The assertions of one schema object. Borrowed values point into the registry's documents,
+/// which live as long as the process.
+#[derive(Default)]
+struct Schema {
+    types: Option<Types>,
+    required: Vec<&'static str>,
+    /// `properties`, sorted by name for binary search.
+    properties: Vec<(&'static str, NodeId)>,
+    /// `additionalProperties` when it is a schema (`true` and absent add nothing).
+    additional: Option<NodeId>,
+    items: Option<NodeId>,
+    /// `enum`: the array as written (it is also the record's `expected`).
+    enumeration: Option<&'static Value>,
+    constant: Option<&'static Value>,
+    pattern: Option<Arc<EcmaPattern>>,
+    minimum: Option<&'static Number>,
+    maximum: Option<&'static Number>,
+    min_length: Option<u64>,
+    max_length: Option<u64>,
+    min_items: Option<u64>,
+    max_items: Option<u64>,
+    unique_items: bool,
+    format: Option<Format>,
+    /// `if`, `then`, `else` (only kept when `then` or `else` is there).
+    condition: Option<(NodeId, Option<NodeId>, Option<NodeId>)>,
+    all_of: Vec<NodeId>,
+    /// Keywords whose value the interpreter cannot use, with the reason.
+    problems: Vec<(&'static str, String)>,
+}
+
+/// `type`: the admitted JSON types as a bit set, and the keyword's value (the record's
+/// `expected`).
+struct Types {
+    mask: u8,
+    declared: &'static Value,
+}
+
+const NULL: u8 = 1;
+const BOOLEAN: u8 = 2;
+const OBJECT: u8 = 4;
+const ARRAY: u8 = 8;
+const NUMBER: u8 = 16;
+const INTEGER: u8 = 32;
+const STRING: u8 = 64;
+
+/// The `format`s the interpreter asserts. `uuid` is not a draft-07 format, so a draft-07
+/// validator ignores it (the schemas pair it with a pattern); unknown formats are ignored too.
+#[derive(Clone, Copy)]
+enum Format {
+    Date,
+    DateTime,
+    Uri,
+    UriReference,
+}
+
+impl Format {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Date => "date",
+            Self::DateTime => "date-time",
+            Self::Uri => "uri",
+            Self::UriReference => "uri-reference",
+        }
+    }
+
+    /// Why `text` does not have this format, or `None` when it has.
+    fn problem(self, text: &str) -> Option<String> {
+        match self {
+            Self::Date => text.parse::<Date>().err().map(|e| e.reason().to_owned()),
+            Self::DateTime => text.parse::<DateTime>().err().map(|e| e.reason().to_owned()),
+            Self::UriReference => crate::support::uri_reference(text, &()).err().map(|e| e.to_string()),
+            Self::Uri if !has_scheme(text) => Some("an absolute URI starts with a scheme, such as https:".to_owned()),
+            Self::Uri => crate::support::uri_reference(text, &()).err().map(|e| e.to_string()),
+        }
+    }
+}
+
+/// Whether `text` starts with an RFC 3986 `scheme ":"`. A URI-reference with one is a URI.
+fn has_scheme(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.first().is_some_and(u8::is_ascii_alphabetic)
+        && bytes
+            .iter()
+            .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))
+            .is_some_and(|end| bytes.get(end) == Some(&b':'))
+}
+
+/// The compiled tree of the registry file `path` (compiled on first use).
+fn tree(path: &str) -> Option<&'static Tree> {
+    static TREES: OnceLock<Vec<OnceLock<Tree>>> = OnceLock::new();
+    let schemas = registry::schemas();
+    let trees = TREES.get_or_init(|| schemas.iter().map(|_| OnceLock::new()).collect());
+    let index = schemas.iter().position(|s| s.path == path)?;
+    let file = schemas.get(index)?;
+    Some(trees.get(index)?.get_or_init(|| Compiler::compile(file)))
+}
+
+/// The compiled pattern for `source`, compiled once per process.
+fn pattern(source: &'static str) -> Result<Arc<EcmaPattern>, String> {
+    static PATTERNS: OnceLock<Mutex<HashMap<&'static str, Arc<EcmaPattern>>>> = OnceLock::new();
+    let mut patterns = PATTERNS.get_or_init(Mutex::default).lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(compiled) = patterns.get(source) {
+        return Ok(Arc::clone(compiled));
+    }
+    let compiled = Arc::new(EcmaPattern::try_new(source).map_err(|e| format!("invalid pattern {source:?}: {e}"))?);
+    patterns.insert(source, Arc::clone(&compiled));
+    Ok(compiled)
+}
+
+/// Builds a [`Tree`].
+struct Compiler {
+    nodes: Vec<Node>,
+    index: HashMap<(&'static str, String), NodeId>,
+}
+
+impl Compiler {
+    /// Compiles `file`'s root and every definition.
+    fn compile(file: &'static SchemaInfo) -> Tree {
+        let mut compiler = Self { nodes: Vec::new(), index: HashMap::new() };
+        compiler.node(file, String::new());
+        if let Some(definitions) = file.document.get("definitions").and_then(Value::as_object) {
+            for name in definitions.keys() {
+                compiler.node(file, format!("/definitions/{}", escape(name)));
+            }
+        }
+        Tree { nodes: compiler.nodes, index: compiler.index }
+    }
+
+    /// The node of the schema at `pointer` in `file`, compiled if it is not yet.
+    fn node(&mut self, file: &'static SchemaInfo, pointer: String) -> NodeId {
+        let key = (file.path, pointer);
+        if let Some(&id) = self.index.get(&key) {
+            return id;
+        }
+        let id = self.nodes.len();
+        self.nodes.push(Node::Pending);
+        // Indexed before it is built, so that a schema referring to itself finds its node.
+        self.index.insert(key.clone(), id);
+        let node = match file.document.pointer(&key.1) {
+            Some(schema) => self.build(file, &key.1, schema),
+            None => Node::Broken { keyword: "$ref", reason: format!("{}#{} does not exist", file.path, key.1) },
+        };
+        if let Some(slot) = self.nodes.get_mut(id) {
+            *slot = node;
+        }
+        id
+    }
+
+    /// Compiles the schema `schema`, found at `pointer` in `file`.
+    fn build(&mut self, file: &'static SchemaInfo, pointer: &str, schema: &'static Value) -> Node {
+        let map = match schema {
+            Value::Bool(true) => return Node::Any,
+            Value::Bool(false) => return Node::Never,
+            Value::Object(map) => map,
+            _ => {
+                return Node::Broken { keyword: "$schema", reason: format!("{}#{pointer} is not a schema", file.path) };
+            }
+        };
+        if let Some(reference) = map.get("$ref") {
+            let target = reference.as_str().ok_or_else(|| "$ref is not a string".to_owned());
+            return match target.and_then(|r| resolve(file, r)) {
+                Ok((target, target_pointer)) => Node::Ref(self.node(target, target_pointer)),
+                Err(reason) => Node::Broken { keyword: "$ref", reason: format!("{}#{pointer}: {reason}", file.path) },
+            };
+        }
+        let mut s = Schema::default();
+        let child = |this: &mut Self, keyword: &str| this.node(file, format!("{pointer}/{keyword}"));
+        for (keyword, value) in map {
+            match keyword.as_str() {
+                "type" => match types(value) {
+                    Some(mask) => s.types = Some(Types { mask, declared: value }),
+                    None => s.problems.push(("type", format!("unknown type {value}"))),
+                },
+                "required" => s.required = value.as_array().into_iter().flatten().filter_map(Value::as_str).collect(),
+                "properties" => {
+                    for name in value.as_object().into_iter().flat_map(Map::keys) {
+                        let id = self.node(file, format!("{pointer}/properties/{}", escape(name)));
+                        s.properties.push((name.as_str(), id));
+                    }
+                    s.properties.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                }
+                "additionalProperties" if value != &Value::Bool(true) => s.additional = Some(child(self, keyword)),
+                "items" => s.items = Some(child(self, keyword)),
+                "enum" => s.enumeration = Some(value),
+                "const" => s.constant = Some(value),
+                "pattern" => match value.as_str().ok_or_else(|| "pattern is not a string".to_owned()).and_then(pattern)
+                {
+                    Ok(compiled) => s.pattern = Some(compiled),
+                    Err(reason) => s.problems.push(("pattern", reason)),
+                },
+                "minimum" => s.minimum = value.as_number(),
+                "maximum" => s.maximum = value.as_number(),
+                "minLength" => s.min_length = size(value),
+                "maxLength" => s.max_length = size(value),
+                "minItems" => s.min_items = size(value),
+                "maxItems" => s.max_items = size(value),
+                "uniqueItems" => s.unique_items = value == &Value::Bool(true),
+                "format" => {
+                    s.format = match value.as_str() {
+                        Some("date") => Some(Format::Date),
+                        Some("date-time") => Some(Format::DateTime),
+                        Some("uri") => Some(Format::Uri),
+                        Some("uri-reference") => Some(Format::UriReference),
+                        _ => None,
+                    }
+                }
+                "allOf" => {
+                    let count = value.as_array().map_or(0, Vec::len);
+                    s.all_of = (0..count).map(|i| self.node(file, format!("{pointer}/allOf/{i}"))).collect();
+                }
+                _ => {}
+            }
+        }
+        if map.contains_key("if") && (map.contains_key("then") || map.contains_key("else")) {
+            let condition = child(self, "if");
+            let then = map.contains_key("then").then(|| child(self, "then"));
+            let otherwise = map.contains_key("else").then(|| child(self, "else"));
+            s.condition = Some((condition, then, otherwise));
+        }
+        Node::Schema(Box::new(s))
+    }
+}
+
+/// The type bits of a `type` value (a name or a list of names), or `None` for an unknown name.
+fn types(value: &Value) -> Option<u8> {
+    let one = |name: &str| match name {
+        "null" => Some(NULL),
+        "boolean" => Some(BOOLEAN),
+        "object" => Some(OBJECT),
+        "array" => Some(ARRAY),
+        "number" => Some(NUMBER),
+        "integer" => Some(INTEGER),
+        "string" => Some(STRING),
+        _ => None,
+    };
+    match value {
+        Value::String(name) => one(name),
+        Value::Array(names) => names.iter().try_fold(0, |mask, name| Some(mask | one(name.as_str()?)?)),
+        _ => None,
+    }
+}
+
+/// A size keyword's value (`minLength` etc.): a non-negative integer, `2.0` included.
+fn size(value: &Value) -> Option<u64> {
+    value.as_u64().or_else(|| {
+        let float = value.as_f64()?;
+        // Saturating: a bound past u64::MAX allows everything u64::MAX allows.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        (float >= 0.0 && float.fract() == 0.0).then_some(float as u64)
+    })
+}
+
+/// Resolves `reference`, written in `file`, to the file and JSON Pointer it names.
+fn resolve(file: &'static SchemaInfo, reference: &str) -> Result<(&'static SchemaInfo, String), String> {
+    let (target, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+    let info = if target.is_empty() {
+        file
+    } else {
+        let path = match target.strip_prefix(crate::SCHEMA_ID_BASE) {
+            Some(path) => path.to_owned(),
+            None => join(file.path, target),
+        };
+        registry::lookup(&path)
+            .ok_or_else(|| format!("$ref {reference:?} names {path}, which is not in the registry"))?
+    };
+    let pointer = percent_decode(fragment);
+    if !pointer.is_empty() && !pointer.starts_with('/') {
+        return Err(format!("$ref {reference:?} has a fragment that is not a JSON Pointer"));
+    }
+    Ok((info, pointer))
+}
+
+/// `relative` resolved against the directory of `base` (both paths under `schemas/`).
+fn join(base: &str, relative: &str) -> String {
+    let mut segments: Vec<&str> = base.split('/').collect();
+    segments.pop();
+    for segment in relative.split('/') {
+        match segment {
+            ".." => {
+                segments.pop();
+            }
+            "." | "" => {}
+            segment => segments.push(segment),
+        }
+    }
+    segments.join("/")
+}
+
+/// Decodes `%XX` escapes of a URI fragment (anything malformed is kept as written).
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while let Some(&byte) = bytes.get(at) {
+        let hex = bytes.get(at + 1..at + 3).and_then(|h| std::str::from_utf8(h).ok());
+        match hex.filter(|_| byte == b'%').and_then(|h| u8::from_str_radix(h, 16).ok()) {
+            Some(decoded) => {
+                out.push(decoded);
+                at += 3;
+            }
+            None => {
+                out.push(byte);
+                at += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
+}
+
+/// A JSON Pointer reference token for `name` (`~` and `/` escaped).
+fn escape(name: &str) -> String {
+    name.replace('~', "~0").replace('/', "~1")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation
+// ---------------------------------------------------------------------------------------------
+
+/// Where a value is in the document: built on the stack as validation descends, turned into a
+/// JSON Pointer only for a violation.
+enum Path<'a> {
+    Root,
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    /// The JSON Pointer of this place.
+    fn pointer(&self) -> String {
+        let mut tokens = Vec::new();
+        let mut at = self;
+        loop {
+            match at {
+                Path::Root => break,
+                Path::Key(parent, key) => {
+                    tokens.push(escape(key));
+                    at = parent;
+                }
+                Path::Index(parent, index) => {
+                    tokens.push(index.to_string());
+                    at = parent;
+                }
+            }
+        }
+        tokens.iter().rev().fold(String::new(), |mut pointer, token| {
+            pointer.push('/');
+            pointer.push_str(token);
+            pointer
+        })
+    }
+}
+
+/// One violation, before it becomes a record.
+struct Violation {
+    code: &'static Code,
+    keyword: &'static str,
+    pointer: String,
+    message: String,
+    expected: Value,
+    actual: Value,
+}
+
+impl Violation {
+    /// A violation of `keyword` at `path`; `message` follows the place.
+    fn new(
+        code: &'static Code,
+        keyword: &'static str,
+        path: &Path<'_>,
+        message: String,
+        expected: Value,
+        actual: Value,
+    ) -> Self {
+        let pointer = path.pointer();
+        let place = if pointer.is_empty() { "document root".to_owned() } else { pointer.clone() };
+        Self { code, keyword, pointer, message: format!("{place}: {message}"), expected, actual }
+    }
+
+    fn into_record(self) -> ErrorRecord {
+        let mut record =
+            with_values(record(self.code, &self.pointer, self.message), Some(self.expected), Some(self.actual));
+        record.extra.insert("keyword".to_owned(), Value::from(self.keyword));
+        record
+    }
+}
+
+/// Where violations go: a list, or nowhere (when only validity matters, as for `if`).
+trait Sink {
+    /// True when violations are not kept: validation stops at the first.
+    const SILENT: bool;
+    /// Keeps the violation `make` builds.
+    fn push(&mut self, make: impl FnOnce() -> Violation);
+}
+
+impl Sink for Vec<Violation> {
+    const SILENT: bool = false;
+    fn push(&mut self, make: impl FnOnce() -> Violation) {
+        Vec::push(self, make());
+    }
+}
+
+/// A sink that keeps nothing.
+struct Silent;
+
+impl Sink for Silent {
+    const SILENT: bool = true;
+    fn push(&mut self, _make: impl FnOnce() -> Violation) {}
+}
+
+impl Tree {
+    /// Validates `value` (at `path`) against node `id`, `depth` schema levels down; true when
+    /// valid.
+    fn eval<S: Sink>(&self, id: NodeId, value: &Value, path: &Path<'_>, depth: usize, sink: &mut S) -> bool {
+        if depth > MAX_DEPTH {
+            sink.push(|| {
+                Violation::new(
+                    &codes::SCH_WRONG_TYPE,
+                    "maxDepth",
+                    path,
+                    format!("the schema nests more than {MAX_DEPTH} levels here; the value was not validated"),
+                    Value::from(MAX_DEPTH),
+                    Value::from(MAX_DEPTH + 1),
+                )
+            });
+            return false;
+        }
+        match self.nodes.get(id) {
+            None | Some(Node::Pending | Node::Any) => true,
+            Some(Node::Never) => {
+                sink.push(|| {
+                    Violation::new(
+                        &codes::SCH_WRONG_TYPE,
+                        "falseSchema",
+                        path,
+                        format!("no value is allowed here, {} found", preview(value)),
+                        Value::Bool(false),
+                        bounded(value, COPY_DEPTH),
+                    )
+                });
+                false
+            }
+            Some(Node::Ref(target)) => self.eval(*target, value, path, depth + 1, sink),
+            Some(Node::Broken { keyword, reason }) => {
+                sink.push(|| {
+                    Violation::new(
+                        &codes::SCH_UNKNOWN_SCHEMA,
+                        keyword,
+                        path,
+                        format!("the schema cannot be applied: {reason}"),
+                        Value::Null,
+                        Value::Null,
+                    )
+                });
+                false
+            }
+            Some(Node::Schema(schema)) => self.eval_schema(schema, value, path, depth, sink),
+        }
+    }
+
+    /// Validates `value` against every assertion of `schema`.
+    fn eval_schema<S: Sink>(&self, s: &Schema, value: &Value, path: &Path<'_>, depth: usize, sink: &mut S) -> bool {
+        let mut valid = true;
+        // Records a failure; a silent sink needs no more than one.
+        macro_rules! fail {
+            ($make:expr) => {{
+                valid = false;
+                if S::SILENT {
+                    return false;
+                }
+                sink.push($make);
+            }};
+        }
+        // Applies a child schema.
+        macro_rules! descend {
+            ($id:expr, $value:expr, $path:expr) => {{
+                if !self.eval($id, $value, $path, depth + 1, sink) {
+                    valid = false;
+                    if S::SILENT {
+                        return false;
+                    }
+                }
+            }};
+        }
+
+        for (keyword, reason) in &s.problems {
+            fail!(|| Violation::new(
+                &codes::SCH_UNKNOWN_SCHEMA,
+                keyword,
+                path,
+                format!("the schema cannot be applied: {reason}"),
+                Value::Null,
+                Value::Null,
+            ));
+        }
+        if let Some(types) = &s.types
+            && !admits(types.mask, value)
+        {
+            fail!(|| Violation::new(
+                &codes::SCH_WRONG_TYPE,
+                "type",
+                path,
+                format!("{} is {}, not of type {}", preview(value), kind(value), type_names(types.declared)),
+                types.declared.clone(),
+                bounded(value, COPY_DEPTH),
+            ));
+        }
+        if let Some(allowed) = s.enumeration
+            && !allowed.as_array().is_some_and(|values| values.iter().any(|v| equal(v, value)))
+        {
+            fail!(|| Violation::new(
+                &codes::SCH_ENUM,
+                "enum",
+                path,
+                format!("{} is not one of {}", preview(value), preview(allowed)),
+                allowed.clone(),
+                bounded(value, COPY_DEPTH),
+            ));
+        }
+        if let Some(constant) = s.constant
+            && !equal(constant, value)
+        {
+            fail!(|| Violation::new(
+                &codes::SCH_CONST,
+                "const",
+                path,
+                format!("{} is not the constant {}", preview(value), preview(constant)),
+                constant.clone(),
+                bounded(value, COPY_DEPTH),
+            ));
+        }
+        match value {
+            Value::String(text) => {
+                if let Some(pattern) = &s.pattern
+                    && !pattern.is_match(text)
+                {
+                    fail!(|| Violation::new(
+                        &codes::SCH_PATTERN,
+                        "pattern",
+                        path,
+                        format!("{} does not match {}", preview(value), pattern.source()),
+                        Value::from(pattern.source()),
+                        bounded(value, COPY_DEPTH),
+                    ));
+                }
+                if s.min_length.is_some() || s.max_length.is_some() {
+                    let length = u64::try_from(text.chars().count()).unwrap_or(u64::MAX);
+                    if let Some(min) = s.min_length
+                        && length < min
+                    {
+                        fail!(|| Violation::new(
+                            &codes::SCH_LENGTH,
+                            "minLength",
+                            path,
+                            format!("{} has {length} characters, fewer than the minimum of {min}", preview(value)),
+                            Value::from(min),
+                            bounded(value, COPY_DEPTH),
+                        ));
+                    }
+                    if let Some(max) = s.max_length
+                        && length > max
+                    {
+                        fail!(|| Violation::new(
+                            &codes::SCH_LENGTH,
+                            "maxLength",
+                            path,
+                            format!("{} has {length} characters, more than the maximum of {max}", preview(value)),
+                            Value::from(max),
+                            bounded(value, COPY_DEPTH),
+                        ));
+                    }
+                }
+                if let Some(format) = s.format
+                    && let Some(reason) = format.problem(text)
+                {
+                    fail!(|| Violation::new(
+                        &codes::SCH_FORMAT,
+                        "format",
+                        path,
+                        format!("{} is not a valid {}: {reason}", preview(value), format.name()),
+                        Value::from(format.name()),
+                        bounded(value, COPY_DEPTH),
+                    ));
+                }
+            }
+            Value::Number(number) => {
+                if let Some(min) = s.minimum
+                    && compare(number, min) == Ordering::Less
+                {
+                    fail!(|| Violation::new(
+                        &codes::SCH_RANGE,
+                        "minimum",
+                        path,
+                        format!("{number} is less than the minimum of {min}"),
+                        Value::Number(min.clone()),
+                        value.clone(),
+                    ));
+                }
+                if let Some(max) = s.maximum
+                    && compare(number, max) == Ordering::Greater
+                {
+                    fail!(|| Violation::new(
+                        &codes::SCH_RANGE,
+                        "maximum",
+                        path,
+                        format!("{number} is greater than the maximum of {max}"),
+                        Value::Number(max.clone()),
+                        value.clone(),
+                    ));
+                }
+            }
+            Value::Array(items) => {
+                let count = u64::try_from(items.len()).unwrap_or(u64::MAX);
+                if let Some(min) = s.min_items
+                    && count < min
+                {
+                    fail!(|| Violation::new(
+                        &codes::SCH_ITEM_COUNT,
+                        "minItems",
+                        path,
+                        format!("the array has {count} items, fewer than the minimum of {min}"),
+                        Value::from(min),
+                        bounded(value, COPY_DEPTH),
+                    ));
+                }
+                if let Some(max) = s.max_items
+                    && count > max
+                {
+                    fail!(|| Violation::new(
+                        &codes::SCH_ITEM_COUNT,
+                        "maxItems",
+                        path,
+                        format!("the array has {count} items, more than the maximum of {max}"),
+                        Value::from(max),
+                        bounded(value, COPY_DEPTH),
+                    ));
+                }
+                if s.unique_items
+                    && let Some((earlier, later)) = first_repeat(items)
+                {
+                    fail!(|| Violation::new(
+                        &codes::SCH_UNIQUE,
+                        "uniqueItems",
+                        path,
+                        format!(
+                            "items {earlier} and {later} are equal ({})",
+                            items.get(later).map_or_else(String::new, preview)
+                        ),
+                        Value::Bool(true),
+                        bounded(value, COPY_DEPTH),
+                    ));
+                }
+                if let Some(item_schema) = s.items {
+                    for (index, item) in items.iter().enumerate() {
+                        descend!(item_schema, item, &Path::Index(path, index));
+                    }
+                }
+            }
+            Value::Object(object) => {
+                for name in &s.required {
+                    if !object.contains_key(*name) {
+                        fail!(|| Violation::new(
+                            &codes::SCH_MISSING_REQUIRED,
+                            "required",
+                            path,
+                            format!("the required property {name:?} is missing"),
+                            Value::from(*name),
+                            bounded(value, 1),
+                        ));
+                    }
+                }
+                match s.additional {
+                    None => {
+                        for (name, id) in &s.properties {
+                            if let Some(property) = object.get(*name) {
+                                descend!(*id, property, &Path::Key(path, name));
+                            }
+                        }
+                    }
+                    Some(additional) => {
+                        for (name, property) in object {
+                            let id = match s.properties.binary_search_by(|(declared, _)| (*declared).cmp(name)) {
+                                Ok(found) => s.properties.get(found).map_or(additional, |(_, id)| *id),
+                                Err(_) => additional,
+                            };
+                            descend!(id, property, &Path::Key(path, name));
+                        }
+                    }
+                }
+            }
+            Value::Null | Value::Bool(_) => {}
+        }
+        if let Some((condition, then, otherwise)) = s.condition {
+            let branch = if self.eval(condition, value, path, depth + 1, &mut Silent) { then } else { otherwise };
+            if let Some(branch) = branch {
+                descend!(branch, value, path);
+            }
+        }
+        for &id in &s.all_of {
+            descend!(id, value, path);
+        }
+        valid
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON values: types, equality, order, previews
+// ---------------------------------------------------------------------------------------------
+
+/// Whether `value` has one of the types in `mask`. An integer is a number with no fractional
+/// part, `1.0` included.
+fn admits(mask: u8, value: &Value) -> bool {
+    let bit = match value {
+        Value::Null => NULL,
+        Value::Bool(_) => BOOLEAN,
+        Value::Object(_) => OBJECT,
+        Value::Array(_) => ARRAY,
+        Value::String(_) => STRING,
+        Value::Number(number) => {
+            return mask & NUMBER != 0 || (mask & INTEGER != 0 && is_integer(number));
+        }
+    };
+    mask & bit != 0
+}
+
+fn is_integer(number: &Number) -> bool {
+    number.is_i64() || number.is_u64() || number.as_f64().is_some_and(|f| f.fract() == 0.0)
+}
+
+/// The JSON type of `value`, for messages (`integer` for a number with no fractional part).
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Object(_) => "an object",
+        Value::Array(_) => "an array",
+        Value::String(_) => "a string",
+        Value::Number(number) if is_integer(number) => "an integer",
+        Value::Number(_) => "a number",
+    }
+}
+
+/// `"string"` or `"string" or "null"`, from a `type` value.
+fn type_names(declared: &Value) -> String {
+    match declared {
+        Value::Array(names) => names.iter().map(ToString::to_string).collect::<Vec<_>>().join(" or "),
+        other => other.to_string(),
+    }
+}
+
+/// A number as an integer, if it is stored as one.
+fn integer(number: &Number) -> Option<i128> {
+    number.as_i64().map(i128::from).or_else(|| number.as_u64().map(i128::from))
+}
+
+/// JSON equality of numbers: `1 == 1.0`.
+fn numbers_equal(a: &Number, b: &Number) -> bool {
+    compare(a, b) == Ordering::Equal
+}
+
+/// Orders two numbers exactly (an integer past 2^53 against a float included).
+fn compare(a: &Number, b: &Number) -> Ordering {
+    match (integer(a), integer(b), a.as_f64(), b.as_f64()) {
+        (Some(x), Some(y), _, _) => x.cmp(&y),
+        (Some(x), None, _, Some(y)) => compare_integer_float(x, y),
+        (None, Some(y), Some(x), _) => compare_integer_float(y, x).reverse(),
+        (_, _, Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
+        _ => Ordering::Equal,
+    }
+}
+
+/// Orders an integer and a (finite) float exactly.
+fn compare_integer_float(integer: i128, float: f64) -> Ordering {
+    // 2^127: beyond it no i128 reaches.
+    const LIMIT: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
+    if float >= LIMIT {
+        return Ordering::Less;
+    }
+    if float < -LIMIT {
+        return Ordering::Greater;
+    }
+    let whole = float.trunc();
+    // In range, and integral: the conversion is exact.
+    #[allow(clippy::cast_possible_truncation)]
+    let whole_integer = whole as i128;
+    integer.cmp(&whole_integer).then_with(|| {
+        if float > whole {
+            Ordering::Less
+        } else if float < whole {
+            Ordering::Greater
+        } else {
+            Ordering::Equal
+        }
+    })
+}
+
+/// JSON equality (`1 == 1.0`, objects regardless of key order), without recursion, so a deeply
+/// nested value cannot exhaust the stack.
+fn equal(a: &Value, b: &Value) -> bool {
+    let mut pending = vec![(a, b)];
+    while let Some(pair) = pending.pop() {
+        match pair {
+            (Value::Null, Value::Null) => {}
+            (Value::Bool(x), Value::Bool(y)) if x == y => {}
+            (Value::String(x), Value::String(y)) if x == y => {}
+            (Value::Number(x), Value::Number(y)) if numbers_equal(x, y) => {}
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => pending.extend(x.iter().zip(y)),
+            (Value::Object(x), Value::Object(y)) if x.len() == y.len() => {
+                for (key, x_value) in x {
+                    match y.get(key) {
+                        Some(y_value) => pending.push((x_value, y_value)),
+                        None => return false,
+                    }
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// What equal values have in common, at the top level: items are compared in full only when
+/// their prints agree.
+#[derive(PartialEq, Eq, Hash)]
+enum Print<'a> {
+    Null,
+    Bool(bool),
+    /// The number's value as an `f64` (equal numbers have equal `f64`s; `-0.0` is `0.0`).
+    Number(u64),
+    String(&'a str),
+    Array(usize),
+    Object(usize),
+}
+
+fn print(value: &Value) -> Print<'_> {
+    match value {
+        Value::Null => Print::Null,
+        Value::Bool(b) => Print::Bool(*b),
+        Value::Number(n) => Print::Number(n.as_f64().map_or(0, |f| if f == 0.0 { 0 } else { f.to_bits() })),
+        Value::String(s) => Print::String(s),
+        Value::Array(items) => Print::Array(items.len()),
+        Value::Object(map) => Print::Object(map.len()),
+    }
+}
+
+/// The first repeated item of `items`: `(earlier, later)` with `later` as small as possible.
+fn first_repeat(items: &[Value]) -> Option<(usize, usize)> {
+    let mut seen: HashMap<Print<'_>, Vec<usize>> = HashMap::new();
+    for (later, item) in items.iter().enumerate() {
+        let candidates = seen.entry(print(item)).or_default();
+        if let Some(&earlier) = candidates.iter().find(|&&i| items.get(i).is_some_and(|other| equal(other, item))) {
+            return Some((earlier, later));
+        }
+        candidates.push(later);
+    }
+    None
+}
+
+/// A copy of `value` for a record's `actual`: strings past [`ACTUAL_CHARS`] characters are cut
+/// (ending in `…`), and arrays and objects are copied `depth` levels deep and [`COPY_ENTRIES`]
+/// entries wide, the rest summarised in a string.
+fn bounded(value: &Value, depth: usize) -> Value {
+    match value {
+        Value::String(text) => Value::String(cut(text, ACTUAL_CHARS)),
+        Value::Array(items) if depth == 0 => Value::String(format!("[… {} items]", items.len())),
+        Value::Object(map) if depth == 0 => Value::String(format!("{{… {} properties}}", map.len())),
+        Value::Array(items) => {
+            let mut copy: Vec<Value> = items.iter().take(COPY_ENTRIES).map(|v| bounded(v, depth - 1)).collect();
+            if items.len() > COPY_ENTRIES {
+                copy.push(Value::String(format!("… {} more items", items.len() - COPY_ENTRIES)));
+            }
+            Value::Array(copy)
+        }
+        Value::Object(map) => {
+            let mut copy: Map<String, Value> =
+                map.iter().take(COPY_ENTRIES).map(|(k, v)| (k.clone(), bounded(v, depth - 1))).collect();
+            if map.len() > COPY_ENTRIES {
+                copy.insert("…".to_owned(), Value::String(format!("{} more properties", map.len() - COPY_ENTRIES)));
+            }
+            Value::Object(copy)
+        }
+        other => other.clone(),
+    }
+}
+
+/// `text` cut after `chars` characters, ending in `…` when cut.
+fn cut(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((end, _)) => format!("{}…", text.get(..end).unwrap_or_default()),
+        None => text.to_owned(),
+    }
+}
+
+/// `value` as compact JSON for a message, at most about [`PREVIEW_CHARS`] characters.
+fn preview(value: &Value) -> String {
+    let text = match value {
+        Value::String(text) => Value::String(cut(text, PREVIEW_CHARS)).to_string(),
+        other => bounded(other, 2).to_string(),
+    };
+    cut(&text, PREVIEW_CHARS + 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn numbers_compare_exactly() {
+        let n = |v: Value| v.as_number().cloned().unwrap_or_else(|| Number::from(0));
+        assert_eq!(compare(&n(json!(1)), &n(json!(1.0))), Ordering::Equal);
+        assert_eq!(compare(&n(json!(1)), &n(json!(1.5))), Ordering::Less);
+        assert_eq!(compare(&n(json!(-1)), &n(json!(-1.5))), Ordering::Greater);
+        assert_eq!(
+            compare(&n(json!(9_007_199_254_740_993_u64)), &n(json!(9_007_199_254_740_992.0))),
+            Ordering::Greater
+        );
+        assert_eq!(compare(&n(json!(u64::MAX)), &n(json!(1e300))), Ordering::Less);
+        assert!(equal(&json!({"a": [1, 2.0]}), &json!({"a": [1.0, 2]})));
+        assert!(!equal(&json!([1]), &json!([1, 1])));
+    }
+
+    #[test]
+    fn repeats_and_references() {
+        assert_eq!(first_repeat(&[json!("a"), json!(1), json!(0.0), json!(1.0), json!(-0.0)]), Some((1, 3)));
+        assert_eq!(first_repeat(&[json!([1]), json!([2]), json!({"a": 1})]), None);
+        assert_eq!(join("session_context/v1.1.0.json", "../agents/ps/x.json"), "agents/ps/x.json");
+        assert_eq!(join("session_context/v1.1.0.json", "v1.0.0.json"), "session_context/v1.0.0.json");
+        assert_eq!(percent_decode("/definitions/a%20b"), "/definitions/a b");
+        assert!(has_scheme("https://x") && !has_scheme("a/b:c") && !has_scheme("1a:b"));
+        assert_eq!(cut("ééé", 2), "éé…");
+    }
+}

@@ -1,0 +1,754 @@
+//! The semantic layer (seed 000 §6.1, "Business rules"): rules across fields that JSON Schema
+//! draft-07 cannot state — products of risk scores, counts that must add up, agents that must
+//! agree with their families, a task graph that must be a DAG (seed 004 §5.3), a session that
+//! must be the consumer's (seed 001 "Session Validation").
+//!
+//! The agent-output rules judge a standalone agent output (at the document root) and a v1.1.0
+//! envelope's agent payload (at `/payload`) alike; the generic-payload rules judge a v1.0.0
+//! envelope's payload and a v1.1.0 [`Payload::Generic`]. [`output`] finds that part of a
+//! document for every rule layer.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use serde_json::{Value, json};
+
+use super::{Options, Report, Subject, codes, record, with_values};
+use crate::agents::{nse, ps};
+use crate::common::ConfidenceScore;
+use crate::mission::MissionTaskGraph;
+use crate::session_context::v1_0::{self, AgentReference};
+use crate::session_context::v1_1::{self, Payload};
+
+/// Confidence below this is reported as SEM-002 (seed 000 §6.3, "unusually low (<0.3)").
+const LOW_CONFIDENCE: f64 = 0.3;
+
+/// Runs the semantic rules on a schema-valid document.
+pub(crate) fn check(subject: &Subject, options: &Options, report: &mut Report) {
+    let output = output(subject);
+    let payload_agent = output.as_ref().and_then(Output::agent_id);
+    match subject {
+        Subject::Envelope10(envelope) => {
+            envelope_common(&envelope.source_agent, &envelope.target_agent, &envelope.session_id, options, report);
+            payload_agent_matches(payload_agent, &envelope.source_agent, report);
+        }
+        Subject::Envelope11(envelope) => {
+            envelope_common(&envelope.source_agent, &envelope.target_agent, &envelope.session_id, options, report);
+            payload_agent_matches(payload_agent, &envelope.source_agent, report);
+            envelope11(envelope, report);
+        }
+        Subject::TaskGraph(graph) => task_graph(graph, report),
+        Subject::Agent(_) | Subject::Other => {}
+    }
+    if let Some(output) = &output {
+        output_rules(output, report);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The part of a document the agent-output and generic-payload rules judge (shared by the layers)
+// ---------------------------------------------------------------------------------------------
+
+/// An agent output or a generic payload, and the JSON Pointer it sits at.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Output<'a> {
+    /// `""` for a standalone agent output, `"/payload"` for an envelope's payload.
+    pub(super) base: &'static str,
+    /// What the part is.
+    pub(super) kind: Kind<'a>,
+}
+
+/// The two kinds of [`Output`].
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Kind<'a> {
+    /// The output of one of the agents with an output schema (never [`Payload::Generic`]).
+    Agent(&'a Payload),
+    /// The generic v1.0.0 payload (seed 001 "Payload Structure").
+    Generic(&'a v1_0::Payload),
+}
+
+/// An artifact reference of either kind (the seed's unchecked one or the path-checked one).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ArtifactRef<'a> {
+    /// The path as written.
+    pub(super) path: &'a str,
+    /// The `sha256:<hex>` checksum, if given.
+    pub(super) checksum: Option<&'a str>,
+}
+
+/// Applies `$body` to the output inside any agent variant of a [`Payload`], binding it to `$o`,
+/// and `$generic` to the generic payload, binding it to `$g`. Every agent output has the same
+/// field names for what the rules read (`confidence`, `artifacts`), with different types.
+macro_rules! each_output {
+    ($payload:expr, $o:ident => $body:expr, $g:ident => $generic:expr) => {
+        match $payload {
+            Payload::PsResearcher($o) => $body,
+            Payload::PsAnalyst($o) => $body,
+            Payload::PsArchitect($o) => $body,
+            Payload::PsInvestigator($o) => $body,
+            Payload::PsReporter($o) => $body,
+            Payload::PsReviewer($o) => $body,
+            Payload::PsSynthesizer($o) => $body,
+            Payload::PsValidator($o) => $body,
+            Payload::NseRequirements($o) => $body,
+            Payload::NseRisk($o) => $body,
+            Payload::NseArchitecture($o) => $body,
+            Payload::NseReviewer($o) => $body,
+            Payload::NseVerification($o) => $body,
+            Payload::NseIntegration($o) => $body,
+            Payload::NseConfiguration($o) => $body,
+            Payload::NseReporter($o) => $body,
+            Payload::Generic($g) => $generic,
+        }
+    };
+}
+
+/// The agent-output or generic-payload part of `subject`, if it has one.
+pub(super) fn output(subject: &Subject) -> Option<Output<'_>> {
+    fn split<'a>(payload: &'a Payload, base: &'static str) -> Output<'a> {
+        match payload {
+            Payload::Generic(generic) => Output { base, kind: Kind::Generic(generic) },
+            agent => Output { base, kind: Kind::Agent(agent) },
+        }
+    }
+    match subject {
+        Subject::Envelope10(envelope) => Some(Output { base: "/payload", kind: Kind::Generic(&envelope.payload) }),
+        Subject::Envelope11(envelope) => Some(split(&envelope.payload, "/payload")),
+        Subject::Agent(payload) => Some(split(payload, "")),
+        Subject::TaskGraph(_) | Subject::Other => None,
+    }
+}
+
+impl<'a> Output<'a> {
+    /// The pointer of `rest` (`"/confidence/overall"`) inside this part.
+    pub(super) fn at(&self, rest: &str) -> String {
+        format!("{}{rest}", self.base)
+    }
+
+    /// The agent output, unless this is a generic payload.
+    pub(super) fn agent(&self) -> Option<&'a Payload> {
+        match self.kind {
+            Kind::Agent(payload) => Some(payload),
+            Kind::Generic(_) => None,
+        }
+    }
+
+    /// The producer's id: the agent output's `agent_id`, or a generic payload's undeclared
+    /// `agent_id` when it is a string.
+    pub(super) fn agent_id(&self) -> Option<&'a str> {
+        match self.kind {
+            Kind::Agent(payload) => variant_agent(payload),
+            Kind::Generic(generic) => generic.extra.get("agent_id").and_then(Value::as_str),
+        }
+    }
+
+    /// The confidence, if the output has one (it is optional for some agents).
+    pub(super) fn confidence(&self) -> Option<&'a ConfidenceScore> {
+        match self.kind {
+            Kind::Agent(payload) => each_output!(payload, o => Option::from(&o.confidence), g => Some(&g.confidence)),
+            Kind::Generic(generic) => Some(&generic.confidence),
+        }
+    }
+
+    /// The artifact references, `None` when `artifacts` is absent.
+    pub(super) fn artifacts(&self) -> Option<Vec<ArtifactRef<'a>>> {
+        match self.kind {
+            Kind::Agent(payload) => each_output!(
+                payload,
+                o => o.artifacts.as_ref().map(|list| {
+                    list.iter().map(|a| ArtifactRef { path: &a.path, checksum: a.checksum.as_deref() }).collect()
+                }),
+                g => generic_artifacts(g)
+            ),
+            Kind::Generic(generic) => generic_artifacts(generic),
+        }
+    }
+
+    /// For an nse-* output, whether `disclaimer_included` is present; `None` for any other part.
+    pub(super) fn disclaimer(&self) -> Option<bool> {
+        let present = match self.agent()? {
+            Payload::NseRequirements(o) => o.disclaimer_included.is_some(),
+            Payload::NseRisk(o) => o.disclaimer_included.is_some(),
+            Payload::NseArchitecture(o) => o.disclaimer_included.is_some(),
+            Payload::NseReviewer(o) => o.disclaimer_included.is_some(),
+            Payload::NseVerification(o) => o.disclaimer_included.is_some(),
+            Payload::NseIntegration(o) => o.disclaimer_included.is_some(),
+            Payload::NseConfiguration(o) => o.disclaimer_included.is_some(),
+            Payload::NseReporter(o) => o.disclaimer_included.is_some(),
+            _ => return None,
+        };
+        Some(present)
+    }
+}
+
+/// The artifact references of a generic payload (path-checked by the schema).
+fn generic_artifacts(generic: &v1_0::Payload) -> Option<Vec<ArtifactRef<'_>>> {
+    generic.artifacts.as_ref().map(|list| {
+        list.iter().map(|a| ArtifactRef { path: &a.path, checksum: a.checksum.as_ref().map(|c| c.as_str()) }).collect()
+    })
+}
+
+/// The agent whose output a payload variant holds; `None` for [`Payload::Generic`].
+pub(super) fn variant_agent(payload: &Payload) -> Option<&'static str> {
+    Some(match payload {
+        Payload::PsResearcher(_) => "ps-researcher",
+        Payload::PsAnalyst(_) => "ps-analyst",
+        Payload::PsArchitect(_) => "ps-architect",
+        Payload::PsInvestigator(_) => "ps-investigator",
+        Payload::PsReporter(_) => "ps-reporter",
+        Payload::PsReviewer(_) => "ps-reviewer",
+        Payload::PsSynthesizer(_) => "ps-synthesizer",
+        Payload::PsValidator(_) => "ps-validator",
+        Payload::NseRequirements(_) => "nse-requirements",
+        Payload::NseRisk(_) => "nse-risk",
+        Payload::NseArchitecture(_) => "nse-architecture",
+        Payload::NseReviewer(_) => "nse-reviewer",
+        Payload::NseVerification(_) => "nse-verification",
+        Payload::NseIntegration(_) => "nse-integration",
+        Payload::NseConfiguration(_) => "nse-configuration",
+        Payload::NseReporter(_) => "nse-reporter",
+        Payload::Generic(_) => return None,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Agent outputs and generic payloads
+// ---------------------------------------------------------------------------------------------
+
+/// SEM-001, SEM-002, and the rules of single agents (SEM-003 … SEM-005, SEM-010, SEM-011).
+fn output_rules(output: &Output<'_>, report: &mut Report) {
+    if let Some(confidence) = output.confidence() {
+        low_confidence(output, confidence, report);
+    }
+    match output.kind {
+        Kind::Generic(generic) => {
+            if generic.key_findings.is_empty() {
+                report.push(record(
+                    &codes::SEM_EMPTY_FINDINGS,
+                    &output.at("/key_findings"),
+                    "the payload hands over no key finding",
+                ));
+            }
+        }
+        Kind::Agent(Payload::PsReviewer(reviewer)) => {
+            if reviewer.findings.is_empty() {
+                report.push(record(
+                    &codes::SEM_EMPTY_FINDINGS,
+                    &output.at("/findings"),
+                    format!("the review of {:?} lists no finding", reviewer.review_subject),
+                ));
+            }
+        }
+        Kind::Agent(Payload::PsValidator(validator)) => coverage(output, validator, report),
+        Kind::Agent(Payload::NseRisk(risk)) => risks(output, risk, report),
+        Kind::Agent(Payload::NseVerification(verification)) => verification_counts(output, verification, report),
+        Kind::Agent(_) => {}
+    }
+}
+
+/// SEM-002: an overall confidence below 0.3.
+fn low_confidence(output: &Output<'_>, confidence: &ConfidenceScore, report: &mut Report) {
+    if confidence.overall < LOW_CONFIDENCE {
+        report.push(with_values(
+            record(
+                &codes::SEM_LOW_CONFIDENCE,
+                &output.at("/confidence/overall"),
+                format!("overall confidence {} is below {LOW_CONFIDENCE} (very low: speculative)", confidence.overall),
+            ),
+            Some(json!(format!(">= {LOW_CONFIDENCE}"))),
+            Some(json!(confidence.overall)),
+        ));
+    }
+}
+
+/// The risk level a 5×5 matrix gives a score (likelihood 1–5 × consequence 1–5):
+///
+/// | score | level    |
+/// |-------|----------|
+/// | 1–4   | low      |
+/// | 5–9   | medium   |
+/// | 10–16 | high     |
+/// | 20–25 | critical |
+///
+/// No product of two numbers from 1 to 5 lies in 17–19 (16 = 4×4, 20 = 4×5), so those scores
+/// have no band: a score there is already wrong (SEM-003) and its level is not judged.
+fn risk_band(score: i64) -> Option<nse::RiskLevel> {
+    match score {
+        1..=4 => Some(nse::RiskLevel::Low),
+        5..=9 => Some(nse::RiskLevel::Medium),
+        10..=16 => Some(nse::RiskLevel::High),
+        20..=25 => Some(nse::RiskLevel::Critical),
+        _ => None,
+    }
+}
+
+/// SEM-003, SEM-004, SEM-005 on every risk of an nse-risk output.
+fn risks(output: &Output<'_>, risk_output: &nse::RiskOutput, report: &mut Report) {
+    for (i, risk) in risk_output.risks.iter().enumerate() {
+        let product = risk.likelihood.checked_mul(risk.consequence);
+        if product != Some(risk.risk_score) {
+            report.push(with_values(
+                record(
+                    &codes::SEM_RISK_SCORE,
+                    &output.at(&format!("/risks/{i}/risk_score")),
+                    format!(
+                        "{}: risk_score {} but likelihood {} × consequence {} = {}",
+                        *risk.id,
+                        risk.risk_score,
+                        risk.likelihood,
+                        risk.consequence,
+                        product.map_or_else(|| "overflow".to_owned(), |p| p.to_string())
+                    ),
+                ),
+                product.map(Value::from),
+                Some(json!(risk.risk_score)),
+            ));
+        }
+        if let (Some(likelihood), Some(consequence), Some(score)) =
+            (risk.residual_likelihood, risk.residual_consequence, risk.residual_risk_score)
+        {
+            let product = likelihood.checked_mul(consequence);
+            if product != Some(score) {
+                report.push(with_values(
+                    record(
+                        &codes::SEM_RESIDUAL_SCORE,
+                        &output.at(&format!("/risks/{i}/residual_risk_score")),
+                        format!(
+                            "{}: residual_risk_score {score} but residual_likelihood {likelihood} × \
+                             residual_consequence {consequence} = {}",
+                            *risk.id,
+                            product.map_or_else(|| "overflow".to_owned(), |p| p.to_string())
+                        ),
+                    ),
+                    product.map(Value::from),
+                    Some(json!(score)),
+                ));
+            }
+        }
+        if let (Some(level), Some(band)) = (risk.risk_level, risk_band(risk.risk_score))
+            && level != band
+        {
+            report.push(with_values(
+                record(
+                    &codes::SEM_RISK_LEVEL,
+                    &output.at(&format!("/risks/{i}/risk_level")),
+                    format!(
+                        "{}: risk_level {level} but risk_score {} is in the {band} band",
+                        *risk.id, risk.risk_score
+                    ),
+                ),
+                Some(json!(band.to_string())),
+                Some(json!(level.to_string())),
+            ));
+        }
+    }
+}
+
+/// SEM-010 on a ps-validator's coverage: passed + failed + skipped ≤ total_tests (a test whose
+/// result is `error` is counted in none of the three, docs/decisions.md D-109).
+fn coverage(output: &Output<'_>, validator: &ps::ValidatorOutput, report: &mut Report) {
+    let Some(coverage) = &validator.coverage else { return };
+    let (Some(total), Some(passed), Some(failed), Some(skipped)) =
+        (coverage.total_tests, coverage.passed, coverage.failed, coverage.skipped)
+    else {
+        return;
+    };
+    let sum = passed.checked_add(failed).and_then(|s| s.checked_add(skipped));
+    if sum.is_none_or(|sum| sum > total) {
+        report.push(with_values(
+            record(
+                &codes::SEM_COVERAGE_COUNTS,
+                &output.at("/coverage/total_tests"),
+                format!("passed {passed} + failed {failed} + skipped {skipped} exceeds total_tests {total}"),
+            ),
+            Some(json!(format!("<= {total}"))),
+            sum.map(Value::from),
+        ));
+    }
+}
+
+/// SEM-010 on the verification matrix and SEM-011 on the defect summary of nse-verification.
+fn verification_counts(output: &Output<'_>, verification: &nse::VerificationOutput, report: &mut Report) {
+    let matrix = &verification.verification_matrix;
+    if let (Some(verified), Some(total)) = (matrix.requirements_verified, matrix.total_requirements)
+        && verified > total
+    {
+        report.push(with_values(
+            record(
+                &codes::SEM_COVERAGE_COUNTS,
+                &output.at("/verification_matrix/requirements_verified"),
+                format!("requirements_verified {verified} exceeds total_requirements {total}"),
+            ),
+            Some(json!(format!("<= {total}"))),
+            Some(json!(verified)),
+        ));
+    }
+    let Some(defects) = &verification.defect_summary else { return };
+    if let (Some(open), Some(closed), Some(total)) =
+        (defects.open_defects, defects.closed_defects, defects.total_defects)
+    {
+        let sum = open.checked_add(closed);
+        if sum != Some(total) {
+            report.push(with_values(
+                record(
+                    &codes::SEM_DEFECT_COUNTS,
+                    &output.at("/defect_summary/total_defects"),
+                    format!("open_defects {open} + closed_defects {closed} ≠ total_defects {total}"),
+                ),
+                sum.map(Value::from),
+                Some(json!(total)),
+            ));
+        }
+    }
+    if let (Some(critical), Some(total)) = (defects.critical_defects, defects.total_defects)
+        && critical > total
+    {
+        report.push(with_values(
+            record(
+                &codes::SEM_DEFECT_COUNTS,
+                &output.at("/defect_summary/critical_defects"),
+                format!("critical_defects {critical} exceeds total_defects {total}"),
+            ),
+            Some(json!(format!("<= {total}"))),
+            Some(json!(critical)),
+        ));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Envelopes
+// ---------------------------------------------------------------------------------------------
+
+/// SEM-009 and SEM-017, which both envelope versions share.
+fn envelope_common(
+    source: &AgentReference,
+    target: &AgentReference,
+    session_id: &str,
+    options: &Options,
+    report: &mut Report,
+) {
+    agents(source, target, report);
+    session(session_id, options, report);
+}
+
+/// The rules on what only v1.1.0 has: SEM-008, SEM-018, and `workflow_state`'s.
+fn envelope11(envelope: &v1_1::SessionContext, report: &mut Report) {
+    if let Some(reference) = &envelope.payload_schema_ref {
+        payload_kind(reference, &envelope.payload, report);
+    }
+    if let (Some(top), Some(Some(inner))) =
+        (&envelope.workflow_id, envelope.workflow_state.as_ref().map(|state| state.workflow_id.as_ref()))
+        && **top != **inner
+    {
+        report.push(with_values(
+            record(
+                &codes::SEM_WORKFLOW_ID,
+                "/workflow_state/workflow_id",
+                format!("workflow_state.workflow_id {:?} but the envelope's workflow_id is {:?}", **inner, **top),
+            ),
+            Some(json!(**top)),
+            Some(json!(**inner)),
+        ));
+    }
+    if let Some(state) = &envelope.workflow_state {
+        workflow_state(state, &envelope.source_agent, &envelope.target_agent, report);
+    }
+}
+
+/// SEM-009: an agent's `family` is the prefix of its `id` (`nse-risk` → `nse`).
+fn agents(source: &AgentReference, target: &AgentReference, report: &mut Report) {
+    for (name, agent) in [("source_agent", source), ("target_agent", target)] {
+        let prefix = agent.id.split('-').next().unwrap_or_default();
+        let family = agent.family.to_string();
+        if prefix != family {
+            report.push(with_values(
+                record(
+                    &codes::SEM_FAMILY_PREFIX,
+                    &format!("/{name}/family"),
+                    format!("{name} {:?} has family {family:?}, but its id says {prefix:?}", *agent.id),
+                ),
+                Some(json!(prefix)),
+                Some(json!(family)),
+            ));
+        }
+    }
+}
+
+/// SEM-017: the handoff comes from another session than the consumer's.
+fn session(session_id: &str, options: &Options, report: &mut Report) {
+    if let Some(expected) = &options.expected_session
+        && expected != session_id
+    {
+        report.push(with_values(
+            record(
+                &codes::SEM_SESSION,
+                "/session_id",
+                format!("handoff from session {session_id:?}, but the current session is {expected:?}"),
+            ),
+            Some(json!(expected)),
+            Some(json!(session_id)),
+        ));
+    }
+}
+
+/// SEM-007: the payload names a producer other than the source agent.
+fn payload_agent_matches(payload_agent: Option<&str>, source: &AgentReference, report: &mut Report) {
+    if let Some(payload_agent) = payload_agent
+        && payload_agent != source.id.as_str()
+    {
+        report.push(with_values(
+            record(
+                &codes::SEM_PAYLOAD_AGENT,
+                "/payload/agent_id",
+                format!("the payload is the output of {payload_agent:?}, but the source agent is {:?}", *source.id),
+            ),
+            Some(json!(*source.id)),
+            Some(json!(payload_agent)),
+        ));
+    }
+}
+
+/// SEM-008: `payload_schema_ref` names the schema of the payload's kind.
+///
+/// The reference may carry a fragment (`…/v1.0.0.json#/definitions/payload`); the schema is
+/// looked up by the part before `#`. An agent payload needs its agent's output schema; a generic
+/// payload must not be referred to an agent's output schema (any other schema it may name is not
+/// judged: the registry has no entry for the generic payload definition on its own).
+fn payload_kind(reference: &str, payload: &Payload, report: &mut Report) {
+    let document = reference.split('#').next().unwrap_or_default();
+    let actual = variant_agent(payload);
+    let problem = match crate::registry::lookup(document) {
+        None => Some(format!("{reference:?} names no schema of the registry")),
+        Some(info) => match (info.agent_id.as_deref(), actual) {
+            (Some(named), Some(actual)) if named != actual => {
+                Some(format!("{reference:?} names the output schema of {named}, but the payload is {actual}'s output"))
+            }
+            (Some(named), None) => {
+                Some(format!("{reference:?} names the output schema of {named}, but the payload is a generic payload"))
+            }
+            (None, Some(actual)) => Some(format!(
+                "{reference:?} names {}, not an agent output schema, but the payload is {actual}'s output",
+                info.name
+            )),
+            _ => None,
+        },
+    };
+    if let Some(problem) = problem {
+        let expected = match actual {
+            Some(agent) => crate::registry::by_agent(agent).map(|info| json!(info.path)),
+            None => Some(json!("session_context/v1.0.0.json#/definitions/payload")),
+        };
+        report.push(with_values(
+            record(&codes::SEM_PAYLOAD_KIND, "/payload_schema_ref", problem),
+            expected,
+            Some(json!(reference)),
+        ));
+    }
+}
+
+/// SEM-006, SEM-012, SEM-013 on `workflow_state`. A handoff is cross-family when it crosses the
+/// ps/nse boundary (seed 000:129; an orchestrator's handoff crosses none, docs/decisions.md D-109).
+fn workflow_state(state: &v1_1::WorkflowState, source: &AgentReference, target: &AgentReference, report: &mut Report) {
+    if let Some(cross) = state.cross_family_handoff {
+        use crate::session_context::v1_0::AgentFamily::{Nse, Ps};
+        let differs = matches!((source.family, target.family), (Ps, Nse) | (Nse, Ps));
+        if cross != differs {
+            report.push(with_values(
+                record(
+                    &codes::SEM_CROSS_FAMILY,
+                    "/workflow_state/cross_family_handoff",
+                    format!(
+                        "cross_family_handoff is {cross}, but the handoff goes from family {} to family {}",
+                        source.family, target.family
+                    ),
+                ),
+                Some(json!(differs)),
+                Some(json!(cross)),
+            ));
+        }
+    }
+    if let (Some(step), Some(total)) = (state.step_number, state.total_steps)
+        && step > total
+    {
+        report.push(with_values(
+            record(
+                &codes::SEM_STEP_ORDER,
+                "/workflow_state/step_number",
+                format!("step_number {step} exceeds total_steps {total}"),
+            ),
+            Some(json!(format!("<= {total}"))),
+            Some(json!(step)),
+        ));
+    }
+    if let Some(barrier) = &state.sync_barrier
+        && let (Some(expected), Some(completed)) = (&barrier.agents_expected, &barrier.agents_completed)
+    {
+        for (i, agent) in completed.iter().enumerate() {
+            if !expected.contains(agent) {
+                report.push(with_values(
+                    record(
+                        &codes::SEM_BARRIER,
+                        &format!("/workflow_state/sync_barrier/agents_completed/{i}"),
+                        format!("{agent:?} completed, but the barrier expects only {expected:?}"),
+                    ),
+                    Some(json!(expected)),
+                    Some(json!(agent)),
+                ));
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mission task graph (seed 004 §5.3, D-45)
+// ---------------------------------------------------------------------------------------------
+
+/// SEM-014 (duplicate task ids), SEM-015 (unknown dependencies), SEM-016 (cycles).
+fn task_graph(graph: &MissionTaskGraph, report: &mut Report) {
+    let tasks = &graph.tasks;
+    // The first task with each id: a later duplicate is reported and its id resolves here.
+    let mut first: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, task) in tasks.iter().enumerate() {
+        let id = task.task_id.as_str();
+        if let Some(&earlier) = first.get(id) {
+            report.push(with_values(
+                record(
+                    &codes::SEM_DUPLICATE_TASK,
+                    &format!("/tasks/{i}/task_id"),
+                    format!("task_id {id:?} is also the id of /tasks/{earlier}"),
+                ),
+                None,
+                Some(json!(id)),
+            ));
+        } else {
+            first.insert(id, i);
+        }
+    }
+    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); tasks.len()];
+    for (i, task) in tasks.iter().enumerate() {
+        for (j, dependency) in task.depends_on.iter().enumerate() {
+            match first.get(dependency.as_str()) {
+                Some(&target) => edges[i].push(target),
+                None => report.push(with_values(
+                    record(
+                        &codes::SEM_UNKNOWN_DEPENDENCY,
+                        &format!("/tasks/{i}/depends_on/{j}"),
+                        format!(
+                            "task {:?} depends on {:?}, which is no task of the graph",
+                            *task.task_id, **dependency
+                        ),
+                    ),
+                    None,
+                    Some(json!(**dependency)),
+                )),
+            }
+        }
+    }
+    for cycle in cycles(&edges) {
+        let Some(&start) = cycle.first() else { continue };
+        let names: Vec<&str> = cycle
+            .iter()
+            .chain(std::iter::once(&start))
+            .filter_map(|&i| tasks.get(i))
+            .map(|t| t.task_id.as_str())
+            .collect();
+        report.push(record(
+            &codes::SEM_TASK_CYCLE,
+            &format!("/tasks/{start}"),
+            format!("the tasks depend on each other in a cycle: {}", names.join(" → ")),
+        ));
+    }
+}
+
+/// One cycle per strongly connected component that has one (a component of several nodes, or
+/// one node with an edge to itself), in the order of the component's first node. Each cycle is
+/// a shortest one through that first node, starting with it.
+fn cycles(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let components = strongly_connected(edges);
+    let mut found = Vec::new();
+    for component in components {
+        let Some(&start) = component.iter().min() else { continue };
+        let members: BTreeSet<usize> = component.iter().copied().collect();
+        if members.len() == 1 && !edges.get(start).is_some_and(|out| out.contains(&start)) {
+            continue;
+        }
+        // Breadth-first from `start` inside the component, back to `start`.
+        let mut parent: BTreeMap<usize, usize> = BTreeMap::new();
+        let mut queue = VecDeque::from([start]);
+        let mut last = None;
+        'search: while let Some(node) = queue.pop_front() {
+            for &next in edges.get(node).into_iter().flatten() {
+                if next == start {
+                    last = Some(node);
+                    break 'search;
+                }
+                if members.contains(&next) && next != start && !parent.contains_key(&next) {
+                    parent.insert(next, node);
+                    queue.push_back(next);
+                }
+            }
+        }
+        let Some(mut node) = last else { continue };
+        let mut path = vec![node];
+        while node != start {
+            let Some(&previous) = parent.get(&node) else { break };
+            path.push(previous);
+            node = previous;
+        }
+        path.reverse();
+        found.push(path);
+    }
+    found.sort_by_key(|path| path.first().copied());
+    found
+}
+
+/// Kosaraju's algorithm, with explicit stacks so that a deep graph cannot overflow the call stack.
+fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let n = edges.len();
+    let mut visited = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    for root in 0..n {
+        if visited[root] {
+            continue;
+        }
+        visited[root] = true;
+        let mut stack = vec![(root, 0usize)];
+        while let Some((node, next)) = stack.pop() {
+            if let Some(&target) = edges[node].get(next) {
+                stack.push((node, next + 1));
+                if !visited[target] {
+                    visited[target] = true;
+                    stack.push((target, 0));
+                }
+            } else {
+                order.push(node);
+            }
+        }
+    }
+    let mut reverse: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (from, targets) in edges.iter().enumerate() {
+        for &to in targets {
+            reverse[to].push(from);
+        }
+    }
+    let mut assigned = vec![false; n];
+    let mut components = Vec::new();
+    for &root in order.iter().rev() {
+        if assigned[root] {
+            continue;
+        }
+        assigned[root] = true;
+        let mut component = Vec::new();
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            component.push(node);
+            for &previous in &reverse[node] {
+                if !assigned[previous] {
+                    assigned[previous] = true;
+                    stack.push(previous);
+                }
+            }
+        }
+        components.push(component);
+    }
+    components
+}

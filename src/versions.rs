@@ -1,0 +1,188 @@
+//! Envelope versions: the compatibility matrix of seed 001 ("Version Compatibility") and the
+//! migration 1.0.0 → 1.1.0 of seed 000 §7.2. Migration is lossless: every field of the original
+//! document is kept, and only `schema_version` changes.
+
+use serde_json::Value;
+
+/// The envelope versions this crate reads and writes.
+pub const SUPPORTED: &[&str] = &["1.0.0", "1.1.0"];
+
+/// The newest envelope version.
+pub const LATEST: &str = "1.1.0";
+
+/// A semantic version `major.minor.patch`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Version {
+    /// Breaking changes.
+    pub major: u64,
+    /// Backward-compatible additions.
+    pub minor: u64,
+    /// Fixes and documentation.
+    pub patch: u64,
+}
+
+impl std::str::FromStr for Version {
+    type Err = VersionError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let mut parts = text.split('.');
+        let mut number = || -> Result<u64, VersionError> {
+            let part = parts.next().ok_or_else(|| VersionError::Malformed(text.to_owned()))?;
+            if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) || (part.len() > 1 && part.starts_with('0'))
+            {
+                return Err(VersionError::Malformed(text.to_owned()));
+            }
+            part.parse().map_err(|_| VersionError::Malformed(text.to_owned()))
+        };
+        let version = Version { major: number()?, minor: number()?, patch: number()? };
+        if parts.next().is_some() {
+            return Err(VersionError::Malformed(text.to_owned()));
+        }
+        Ok(version)
+    }
+}
+
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}.{}", self.major, self.minor, self.patch)
+    }
+}
+
+/// Why a version or a migration was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VersionError {
+    /// Not `major.minor.patch` with decimal numbers.
+    #[error("{0:?} is not a semantic version major.minor.patch")]
+    Malformed(String),
+    /// A major version other than 1: a breaking change this crate cannot read.
+    #[error(
+        "version {0} is not 1.x: a major version change is breaking (seed 001), and this crate reads 1.0.x and 1.1.x"
+    )]
+    UnsupportedMajor(String),
+    /// The document has no `schema_version`.
+    #[error("the document has no schema_version")]
+    Missing,
+    /// Migration to this target is not defined.
+    #[error("cannot migrate to {0}: the supported targets are {targets}", targets = SUPPORTED.join(", "))]
+    UnknownTarget(String),
+    /// Migrating would produce a document that the target schema rejects.
+    #[error("the migrated document would not be a valid {target} envelope: {reasons}")]
+    NotValidAfter {
+        /// The target version.
+        target: String,
+        /// The schema records of the migrated document.
+        reasons: String,
+    },
+}
+
+/// Whether a consumer of one version can read what a producer of another wrote (seed 001).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compatibility {
+    /// Same minor version.
+    Yes,
+    /// A newer consumer reading an older producer.
+    Backward,
+    /// An older consumer reading a newer producer: it ignores (and keeps) the fields it does
+    /// not know.
+    IgnoresNewFields,
+    /// Different major versions.
+    No,
+}
+
+/// Seed 001's matrix: 1.0.x/1.0.x yes; 1.1.x reads 1.0.x (backward); 1.0.x reads 1.1.x
+/// (ignoring new fields); 2.0.x does not read 1.x.x.
+pub fn compatibility(consumer: Version, producer: Version) -> Compatibility {
+    if consumer.major != producer.major {
+        Compatibility::No
+    } else if consumer.minor == producer.minor {
+        Compatibility::Yes
+    } else if consumer.minor > producer.minor {
+        Compatibility::Backward
+    } else {
+        Compatibility::IgnoresNewFields
+    }
+}
+
+/// The version of an envelope document, refusing any major version but 1.
+pub fn envelope_version(document: &Value) -> Result<Version, VersionError> {
+    let text = document.get("schema_version").and_then(Value::as_str).ok_or(VersionError::Missing)?;
+    let version: Version = text.parse()?;
+    if version.major != 1 {
+        return Err(VersionError::UnsupportedMajor(text.to_owned()));
+    }
+    Ok(version)
+}
+
+/// Migrates an envelope to `target` (only `"1.1.0"` is defined), keeping every field. A 1.1.x
+/// document is returned unchanged; 2.x and malformed versions are refused. Seed 000 §7.2 says to
+/// add `payload_schema_ref` and `workflow_state` as null; both are optional in 1.1.0 and
+/// neither is nullable there, so they are left absent (docs/decisions.md D-105).
+pub fn migrate(mut document: Value, target: &str) -> Result<Value, VersionError> {
+    if target != LATEST {
+        return Err(VersionError::UnknownTarget(target.to_owned()));
+    }
+    let version = envelope_version(&document)?;
+    if version.minor >= 1 {
+        return Ok(document);
+    }
+    if let Some(object) = document.as_object_mut() {
+        object.insert("schema_version".to_owned(), Value::from(LATEST));
+    }
+    let report = crate::validation::Validator::new().validate_value(Some("session_context/v1.1.0"), &document);
+    let schema_errors: Vec<String> = report
+        .errors()
+        .filter(|r| r.error_code.starts_with("SCH-"))
+        .map(|r| format!("{} at {}: {}", r.error_code, r.path.as_deref().unwrap_or(""), r.message))
+        .collect();
+    if !schema_errors.is_empty() {
+        return Err(VersionError::NotValidAfter { target: target.to_owned(), reasons: schema_errors.join("; ") });
+    }
+    Ok(document)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn v(text: &str) -> Version {
+        text.parse().unwrap_or(Version { major: 99, minor: 99, patch: 99 })
+    }
+
+    #[test]
+    fn the_seed_matrix() {
+        assert_eq!(compatibility(v("1.0.0"), v("1.0.3")), Compatibility::Yes);
+        assert_eq!(compatibility(v("1.1.0"), v("1.0.0")), Compatibility::Backward);
+        assert_eq!(compatibility(v("1.0.0"), v("1.1.0")), Compatibility::IgnoresNewFields);
+        assert_eq!(compatibility(v("2.0.0"), v("1.1.0")), Compatibility::No);
+    }
+
+    #[test]
+    fn versions_parse_strictly() {
+        assert_eq!(v("1.10.2"), Version { major: 1, minor: 10, patch: 2 });
+        for bad in ["1.0", "1.0.0.0", "01.0.0", "1.x.0", "", "1..0"] {
+            assert!(bad.parse::<Version>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn migration_keeps_every_field_and_refuses_what_it_cannot_do() {
+        let original = json!({
+            "schema_version": "1.0.0", "session_id": "sess-1",
+            "source_agent": {"id": "ps-analyst", "family": "ps"}, "target_agent": {"id": "nse-risk", "family": "nse"},
+            "timestamp": "2026-01-10T14:30:00Z",
+            "payload": {"key_findings": [], "confidence": {"overall": 0.7, "reasoning": "r"}, "vendor": 1},
+            "x-extension": true
+        });
+        let migrated = migrate(original.clone(), "1.1.0").expect("migrates");
+        let mut expected = original;
+        expected["schema_version"] = json!("1.1.0");
+        assert_eq!(migrated, expected);
+        assert_eq!(migrate(migrated.clone(), "1.1.0").as_ref(), Ok(&migrated));
+        let mut future = migrated;
+        future["schema_version"] = json!("2.0.0");
+        assert!(matches!(migrate(future, "1.1.0"), Err(VersionError::UnsupportedMajor(_))));
+        assert!(matches!(migrate(json!({}), "1.1.0"), Err(VersionError::Missing)));
+        assert!(matches!(migrate(json!({"schema_version": "1.0.0"}), "3.0.0"), Err(VersionError::UnknownTarget(_))));
+    }
+}

@@ -1,0 +1,40 @@
+//! Generated documentation is committed and must be fresh: `docs/error-codes.md` is the code
+//! catalogue rendered by `validation::codes::markdown()`. To refresh it after changing the
+//! catalogue: `JERRY_BLESS=1 cargo test --test docs_fresh`.
+#![allow(clippy::expect_used, clippy::unwrap_used)] // a failed expectation is the test failing
+
+use std::path::Path;
+
+fn check_fresh(relative: &str, expected: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
+    if std::env::var_os("JERRY_BLESS").is_some() {
+        std::fs::write(&path, expected).expect("write");
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(committed == expected, "{relative} is stale: run `JERRY_BLESS=1 cargo test --test docs_fresh`");
+}
+
+#[test]
+fn error_codes_page_is_fresh() {
+    check_fresh("docs/error-codes.md", &jerry_contracts::validation::codes::markdown());
+}
+
+#[test]
+fn every_code_in_the_catalogue_is_reported_by_some_layer() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut sources = String::new();
+    for dir in [root.join("validation"), root.clone()] {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("codes.rs") {
+                sources.push_str(&std::fs::read_to_string(path).unwrap());
+            }
+        }
+    }
+    let unused: Vec<&str> = jerry_contracts::validation::codes::CONSTANT_NAMES
+        .iter()
+        .copied()
+        .filter(|name| !sources.contains(&format!("codes::{name}")))
+        .collect();
+    assert!(unused.is_empty(), "catalogue codes no layer reports: {unused:?}");
+}
