@@ -51,6 +51,7 @@ pub const SCHEMA_ID_BASE: &str = "https://jerry.dev/schemas/";
 pub const SCHEMA_DIALECT: &str = "http://json-schema.org/draft-07/schema#";
 
 pub mod envelope;
+pub mod examples;
 pub mod formats;
 pub mod registry;
 pub mod support;

@@ -2,6 +2,7 @@
 //! arguments and maps outcomes to exit codes: 0 all clean, 1 problems found, 2 usage or I/O error.
 
 mod lint;
+mod tools;
 mod validate;
 
 use std::path::PathBuf;
@@ -53,6 +54,28 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Rewrite session-context envelopes as a newer version, keeping every field. Exit status 1
+    /// when a document cannot be migrated (2.x, unknown versions, not JSON), 2 on I/O errors.
+    Migrate {
+        /// The target version.
+        #[arg(long, default_value = "1.1.0")]
+        to: String,
+        /// Files, or `-` for standard input.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Print a valid document of a schema.
+    Example {
+        /// Schema name (see `list`), path, $id, agent id or mission schema_name.
+        name: String,
+    },
+    /// Print a schema as embedded in this build.
+    Schema {
+        /// Schema name (see `list`), path, $id, agent id or mission schema_name.
+        name: String,
+    },
+    /// List the schemas of the registry: name, version, agent or artifact name, title.
+    List,
 }
 
 fn main() -> ExitCode {
@@ -63,6 +86,26 @@ fn main() -> ExitCode {
             return if err.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
         }
     };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let tool = match &cli.command {
+        Command::Migrate { to, paths } => Some(tools::migrate(to, paths, &mut out)),
+        Command::Example { name } => Some(tools::example(name, &mut out)),
+        Command::Schema { name } => Some(tools::schema(name, &mut out)),
+        Command::List => Some(tools::list(&mut out)),
+        _ => None,
+    };
+    drop(out);
+    if let Some(result) = tool {
+        return result.unwrap_or_else(|err| {
+            // A reader that stopped early (`| head`) is not a failure of ours.
+            if err.kind() == std::io::ErrorKind::BrokenPipe {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("jerry-contracts: {err}");
+            ExitCode::from(2)
+        });
+    }
     match cli.command {
         Command::Validate { schema, format, root, session, ndjson, paths } => {
             let request = validate::Request { schema, format, root, session, ndjson, paths };
@@ -84,6 +127,7 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Migrate { .. } | Command::Example { .. } | Command::Schema { .. } | Command::List => ExitCode::SUCCESS,
         Command::Lint { schemas, fixtures } => match lint::lint(&lint::LintOptions { schemas, fixtures }) {
             Ok(report) => {
                 print!("{}", report.render());
