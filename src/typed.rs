@@ -15,6 +15,7 @@ pub struct TypeEntry {
     /// Public path of the Rust type, e.g. `agents::ps::ResearcherOutput`.
     pub rust_path: &'static str,
     pub(crate) check: fn(&Value) -> Result<(), Vec<Violation>>,
+    pub(crate) round_trip: fn(&Value) -> Result<Value, Violation>,
     #[cfg(feature = "schemars")]
     pub(crate) json_schema: fn() -> Value,
 }
@@ -24,6 +25,12 @@ impl TypeEntry {
     /// does not have the type's shape stops at the first shape error (serde reads one error).
     pub fn check(&self, value: &Value) -> Result<(), Vec<Violation>> {
         (self.check)(value)
+    }
+
+    /// Reads `value` as the type and writes it back: a document of the type's schema comes back
+    /// unchanged (nothing given is lost).
+    pub fn round_trip(&self, value: &Value) -> Result<Value, Violation> {
+        (self.round_trip)(value)
     }
 
     /// The schema schemars derives from the type (draft-07).
@@ -52,6 +59,16 @@ pub struct Violation {
     pub message: String,
     /// The step that found it.
     pub stage: Stage,
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.pointer.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.pointer, self.message)
+        }
+    }
 }
 
 /// Every generated type, in flat-name order.
@@ -107,6 +124,16 @@ where
                 stage: Stage::Constraint,
             })
             .collect()
+    })
+}
+
+/// Deserialises and serialises back.
+pub(crate) fn round_trip<T: DeserializeOwned + serde::Serialize>(value: &Value) -> Result<Value, Violation> {
+    let typed: T = deserialize(value)?;
+    serde_json::to_value(&typed).map_err(|err| Violation {
+        pointer: String::new(),
+        message: err.to_string(),
+        stage: Stage::Shape,
     })
 }
 

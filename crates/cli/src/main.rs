@@ -76,6 +76,34 @@ enum Command {
     },
     /// List the schemas of the registry: name, version, agent or artifact name, title.
     List,
+    /// List every change between two versions of a schema with its JSON Pointer, classify it
+    /// (seed 000 §7.1: MAJOR, MINOR, PATCH), and print the least version bump it needs. Exit
+    /// status 1 when the bump the two schemas declare ($id or schema_version) is smaller.
+    Diff {
+        /// The old schema.
+        old: PathBuf,
+        /// The new schema.
+        new: PathBuf,
+        /// Output: one line per change, or one JSON object.
+        #[arg(long, value_enum, default_value = "human")]
+        format: validate::Format,
+    },
+    /// Write the schema reference (one Markdown page per schema, an index with the agent handoff
+    /// graph) from the schemas, their fixtures and the cross-pollination matrix of a checkout.
+    Docs {
+        /// Where the pages go (stale pages there are removed).
+        #[arg(long, default_value = "docs/schemas")]
+        out: PathBuf,
+        /// The schema directory.
+        #[arg(long, default_value = "schemas")]
+        schemas: PathBuf,
+        /// The fixture directory (examples on each page).
+        #[arg(long, default_value = "tests/fixtures")]
+        fixtures: PathBuf,
+        /// The cross-pollination matrix (handoff edges).
+        #[arg(long, default_value = "data/cross_pollination_matrix.json")]
+        matrix: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -124,6 +152,38 @@ fn main() -> ExitCode {
                 Err(err) => {
                     eprintln!("jerry-contracts validate: {err}");
                     ExitCode::from(2)
+                }
+            }
+        }
+        Command::Diff { old, new, format } => match jerry_contracts_codegen::diff::verdict_files(&old, &new) {
+            Ok(verdict) => {
+                match format {
+                    validate::Format::Human => println!("{verdict}"),
+                    validate::Format::Json => println!("{}", verdict.to_json()),
+                }
+                if verdict.ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
+            }
+            Err(err) => {
+                eprintln!("jerry-contracts diff: {err}");
+                ExitCode::from(2)
+            }
+        },
+        Command::Docs { out, schemas, fixtures, matrix } => {
+            use jerry_contracts_codegen::docs;
+            match docs::render(&schemas, &fixtures, &matrix) {
+                Ok(pages) => match docs::write(&out, &pages) {
+                    Ok(()) => {
+                        println!("wrote {} pages to {}", pages.len(), out.display());
+                        ExitCode::SUCCESS
+                    }
+                    Err(err) => {
+                        eprintln!("jerry-contracts docs: {}: {err}", out.display());
+                        ExitCode::from(2)
+                    }
+                },
+                Err(err) => {
+                    eprintln!("jerry-contracts docs: {err}");
+                    ExitCode::from(1)
                 }
             }
         }

@@ -96,3 +96,31 @@ fn jerry_contracts_count(dir: &Path) -> usize {
         })
         .sum()
 }
+
+#[test]
+fn diff_classifies_and_judges_the_declared_bump() {
+    let dir = std::env::temp_dir().join(format!("jerry-diff-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let old = dir.join("old.json");
+    let new = dir.join("new.json");
+    let base = json!({"$schema": "http://json-schema.org/draft-07/schema#", "$id": "https://jerry.dev/schemas/x/v1.0.0.json",
+        "type": "object", "required": ["id"], "properties": {"id": {"type": "string", "pattern": "^F-[0-9]{3}$"}}});
+    let mut changed = base.clone();
+    changed["$id"] = json!("https://jerry.dev/schemas/x/v1.1.0.json");
+    changed["properties"]["note"] = json!({"type": "string"});
+    std::fs::write(&old, base.to_string()).unwrap();
+    std::fs::write(&new, changed.to_string()).unwrap();
+    let (code, out, _) = run(&["diff", old.to_str().unwrap(), new.to_str().unwrap(), "--format", "json"], None);
+    assert_eq!(code, 0, "{out}");
+    let verdict: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!((verdict["required"].as_str(), verdict["declared"].as_str()), (Some("minor"), Some("minor")));
+    // A tighter pattern under a minor bump: MAJOR needed, exit 1.
+    changed["properties"]["id"]["pattern"] = json!("^F-[0-9]{4}$");
+    std::fs::write(&new, changed.to_string()).unwrap();
+    let (code, out, _) = run(&["diff", old.to_str().unwrap(), new.to_str().unwrap()], None);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("MAJOR /properties/id/pattern"), "{out}");
+    let (code, _, _) = run(&["diff", old.to_str().unwrap(), "/nonexistent.json"], None);
+    assert_eq!(code, 2);
+    std::fs::remove_dir_all(&dir).ok();
+}

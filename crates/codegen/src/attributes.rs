@@ -127,6 +127,16 @@ fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan) -> Result<(
                 let is_required = required.contains(&json_name.as_str());
                 let nullable = is_nullable(schema);
                 field_type(field, is_required, nullable);
+                if is_integer(schema) {
+                    if nullable {
+                        return Err(Problem::new(
+                            &def.file,
+                            &at,
+                            "a nullable integer is not supported by the code generator",
+                        ));
+                    }
+                    integer_field(field);
+                }
                 let rules = rules(def, &at, schema, plan)?;
                 if !rules.is_empty() {
                     field.attrs.push(attr(&format!("#[garde({})]", rules.join(", "))));
@@ -196,6 +206,25 @@ fn serde_rename(attrs: &[Attribute]) -> Option<String> {
         });
     }
     found
+}
+
+/// An integer, or a list of integers: JSON Schema accepts `100.0` there, serde's `i64` does not.
+fn is_integer(schema: &Map<String, Value>) -> bool {
+    let integer = |s: &Value| s.get("type") == Some(&Value::from("integer"));
+    integer(&Value::Object(schema.clone()))
+        || (schema.get("type") == Some(&Value::from("array")) && schema.get("items").is_some_and(integer))
+}
+
+/// Reads the field through `support::integer`, keeping its optionality.
+fn integer_field(field: &mut syn::Field) {
+    let optional = option_inner(&field.ty).is_some();
+    field.attrs.retain(|a| !a.path().is_ident("serde") || serde_rename(std::slice::from_ref(a)).is_some());
+    let serde = if optional {
+        "#[serde(default, skip_serializing_if = \"::std::option::Option::is_none\", deserialize_with = \"crate::support::integer::deserialize\")]"
+    } else {
+        "#[serde(deserialize_with = \"crate::support::integer::deserialize\")]"
+    };
+    field.attrs.push(attr(serde));
 }
 
 fn is_nullable(schema: &Map<String, Value>) -> bool {

@@ -58,6 +58,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
                 pointer: #pointer,
                 rust_path: #rust_path,
                 check: crate::typed::#check::<#ident>,
+                round_trip: crate::typed::round_trip::<#ident>,
                 #[cfg(feature = "schemars")]
                 json_schema: crate::typed::json_schema::<#ident>,
             },

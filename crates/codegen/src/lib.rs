@@ -7,6 +7,8 @@
 
 pub mod attributes;
 pub mod corpus;
+pub mod diff;
+pub mod docs;
 pub mod fixtures;
 pub mod generate;
 pub mod keywords;

@@ -1,0 +1,370 @@
+//! Validation throughput of v1.1.0 handoffs (docs/performance.md), in one criterion run so that
+//! every ratio compares numbers taken on the same machine at the same time.
+//!
+//! Workloads, built deterministically from the seed example
+//! `tests/fixtures/session_context/v1.1.0/valid/seed_example_1.json`:
+//!
+//! | group          | what                                                                  |
+//! |----------------|-----------------------------------------------------------------------|
+//! | `handoff_1k`   | a ps-researcher handoff with one finding (~1.3 KB compact)            |
+//! | `handoff_6k`   | the seed example with 20 findings (~6 KB)                             |
+//! | `handoff_100k` | 200 findings with long summaries, long output levels (~100 KB)        |
+//! | `ndjson_10k`   | 10 000 handoffs, one a line, held in memory: mostly ~1 KB, every 20th ~6 KB, every 500th ~100 KB |
+//!
+//! Functions, each measured on every workload with the throughput in bytes:
+//!
+//! - `a_validate`: `jerry_contracts::validation::validate(bytes)`, all four layers;
+//! - `b_typed_check_value`: the schema layer's typed check on a `Value` parsed in the iteration;
+//! - `b_typed_garde_bytes`: typed deserialise straight from bytes, then `garde::Validate`;
+//! - `c_serde_typed`: bare typed deserialise from bytes (the floor);
+//! - `d_serde_value`: `serde_json::from_slice::<Value>`;
+//! - `e_jsonschema`: the `jsonschema` crate (draft-07, formats on, every schema in its registry,
+//!   compiled once) on a `Value` parsed in the iteration.
+//!
+//! The documents are also written to `$JERRY_BENCH_DIR` (default `/tmp/jerry-contracts-bench`)
+//! for `scripts/bench_python.py` and the CLI runs of `scripts/bench.sh`; with
+//! `JERRY_BENCH_WRITE_ONLY=1` the bench only writes them and exits.
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use criterion::{Criterion, SamplingMode, Throughput};
+use jerry_contracts::Validate;
+use jerry_contracts::session_context::v1_1::SessionContext;
+use serde_json::{Value, json};
+
+/// Lines of the NDJSON stream.
+const STREAM_LINES: usize = 10_000;
+/// Every this-many-th line of the stream is the ~6 KB handoff ...
+const MEDIUM_EVERY: usize = 20;
+/// ... and every this-many-th the ~100 KB one.
+const LARGE_EVERY: usize = 500;
+
+/// One workload: documents, one a line, and the lines as slices of it.
+struct Workload {
+    name: &'static str,
+    text: Vec<u8>,
+}
+
+impl Workload {
+    fn lines(&self) -> Vec<&[u8]> {
+        self.text.split(|b| *b == b'\n').filter(|line| !line.is_empty()).collect()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deterministic documents
+// ---------------------------------------------------------------------------------------------
+
+/// Words the generated texts are made of (a few non-ASCII ones, so UTF-8 is exercised).
+const WORDS: &[&str] = &[
+    "agent",
+    "handoff",
+    "requirements",
+    "verification",
+    "trade",
+    "study",
+    "risk",
+    "mitigation",
+    "orchestrator",
+    "divergent",
+    "convergent",
+    "persona",
+    "traceability",
+    "interface",
+    "baseline",
+    "configuration",
+    "NASA",
+    "NPR 7123.1",
+    "Δv budget",
+    "naïve",
+    "review",
+    "evidence",
+    "schema",
+    "coverage",
+    "stakeholder",
+    "mission",
+    "telemetry",
+    "latency",
+    "throughput",
+    "—",
+];
+
+/// A text of at most `chars` characters (and close to it), varying with `seed`.
+fn text(seed: usize, chars: usize) -> String {
+    let mut out = String::new();
+    let mut state = seed.wrapping_mul(2_654_435_761).wrapping_add(12_345);
+    loop {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        let word = WORDS[(state >> 33) % WORDS.len()];
+        if out.chars().count() + word.chars().count() + 2 > chars {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out.push('.');
+    out
+}
+
+const CATEGORIES: &[&str] = &["insight", "pattern", "gap", "prior_art", "best_practice"];
+
+fn finding(i: usize, summary_chars: usize, evidence: usize) -> Value {
+    json!({
+        "id": format!("F-{:03}", i + 1),
+        "summary": text(i, summary_chars),
+        "category": CATEGORIES[i % CATEGORIES.len()],
+        "evidence": (0..evidence)
+            .map(|e| format!("projects/PROJ-002/research/agent-research-{:03}-{e}.md", i % 1000))
+            .collect::<Vec<_>>(),
+        "relevance_score": ((i * 37) % 100) as f64 / 100.0,
+    })
+}
+
+fn seed() -> Value {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/session_context/v1.1.0/valid/seed_example_1.json");
+    serde_json::from_slice(&std::fs::read(&path).expect("seed example readable")).expect("seed example parses")
+}
+
+/// ~1 KB: the seed's envelope with one finding, one source, confidence with reasoning, one
+/// artifact and the trace; no output levels, open questions, research gaps or workflow state.
+fn small(seed: &Value, n: usize) -> Value {
+    let mut doc = seed.clone();
+    let root = doc.as_object_mut().unwrap();
+    root.remove("workflow_state");
+    root.insert("session_id".into(), json!(format!("sess-2026-01-10-{n:06}")));
+    let payload = root["payload"].as_object_mut().unwrap();
+    for key in ["output_levels", "open_questions", "research_gaps"] {
+        payload.remove(key);
+    }
+    payload["confidence"].as_object_mut().unwrap().remove("breakdown");
+    payload["findings"] = json!([{
+        "id": "F-001",
+        "summary": text(n, 90),
+        "category": CATEGORIES[n % CATEGORIES.len()],
+        "evidence": ["agent-research-004-persona-compatibility.md"],
+        "relevance_score": 0.95,
+    }]);
+    doc
+}
+
+/// ~6 KB: the whole seed example with 20 findings and a checksummed artifact.
+fn medium(seed: &Value, n: usize) -> Value {
+    let mut doc = seed.clone();
+    doc["session_id"] = json!(format!("sess-2026-01-10-{n:06}"));
+    let payload = &mut doc["payload"];
+    payload["findings"] = (0..20).map(|i| finding(i + n, 110, 1)).collect();
+    payload["artifacts"][0]["checksum"] = json!(format!("sha256:{}", "3f".repeat(32)));
+    doc
+}
+
+/// ~100 KB: 200 findings with long summaries (under the 500-character limit), 20 sources,
+/// 20 open questions and long output levels.
+fn large(seed: &Value, n: usize) -> Value {
+    let mut doc = medium(seed, n);
+    let payload = &mut doc["payload"];
+    payload["findings"] = (0..200).map(|i| finding(i + n, 380, 2)).collect();
+    const SOURCE_TYPES: [&str; 5] = ["web", "file", "nasa_standard", "academic", "industry"];
+    const CREDIBILITY: [&str; 4] = ["authoritative", "reliable", "informational", "unverified"];
+    const PRIORITY: [&str; 4] = ["low", "medium", "high", "critical"];
+    payload["sources"] = (0..20)
+        .map(|i| {
+            json!({
+                "title": text(1000 + i, 60),
+                "url_or_path": format!("projects/PROJ-002/research/source-{i:03}.md"),
+                "source_type": SOURCE_TYPES[i % 5],
+                "credibility": CREDIBILITY[i % 4],
+            })
+        })
+        .collect();
+    payload["open_questions"] = (0..20)
+        .map(|i| {
+            json!({
+                "id": format!("Q-{:03}", i + 1),
+                "question": text(2000 + i, 120),
+                "priority": PRIORITY[i % 4],
+                "suggested_approach": text(3000 + i, 120),
+            })
+        })
+        .collect();
+    payload["output_levels"] = json!({
+        "l0_eli5": text(4000, 950),
+        "l1_technical": text(4001, 4000),
+        "l2_strategic": text(4002, 4000),
+    });
+    doc
+}
+
+fn line(doc: &Value) -> Vec<u8> {
+    serde_json::to_vec(doc).unwrap()
+}
+
+fn workloads() -> Vec<Workload> {
+    let seed = seed();
+    let mut stream = Vec::new();
+    for n in 0..STREAM_LINES {
+        let doc = if n % LARGE_EVERY == LARGE_EVERY - 1 {
+            large(&seed, n)
+        } else if n % MEDIUM_EVERY == MEDIUM_EVERY - 1 {
+            medium(&seed, n)
+        } else {
+            small(&seed, n)
+        };
+        stream.extend(line(&doc));
+        stream.push(b'\n');
+    }
+    vec![
+        Workload { name: "handoff_1k", text: line(&small(&seed, 0)) },
+        Workload { name: "handoff_6k", text: line(&medium(&seed, 0)) },
+        Workload { name: "handoff_100k", text: line(&large(&seed, 0)) },
+        Workload { name: "ndjson_10k", text: stream },
+    ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// The peer: the `jsonschema` crate as tests/support sets it up
+// ---------------------------------------------------------------------------------------------
+
+fn reference_validator() -> jsonschema::Validator {
+    let schemas = jerry_contracts::registry::schemas();
+    let registry = jsonschema::Registry::new()
+        .extend(schemas.iter().map(|s| (s.id, &s.document)))
+        .and_then(|builder| builder.prepare())
+        .expect("corpus indexes");
+    let uri = format!("{}session_context/v1.1.0.json", jerry_contracts::SCHEMA_ID_BASE);
+    jsonschema::draft7::options()
+        .should_validate_formats(true)
+        .with_registry(&registry)
+        .build(&json!({ "$ref": uri }))
+        .expect("v1.1.0 compiles")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Setup checks, files for the other runners, and the measurements
+// ---------------------------------------------------------------------------------------------
+
+/// Every document must be valid for every contender, or the comparison would time error paths.
+fn check(workload: &Workload, reference: &jsonschema::Validator) {
+    let entry = jerry_contracts::typed::find("session_context/v1.1.0.json", "").unwrap();
+    for (i, line) in workload.lines().iter().enumerate() {
+        let report = jerry_contracts::validation::validate(line);
+        assert!(
+            report.is_valid() && report.records.is_empty(),
+            "{} line {}: {:?}",
+            workload.name,
+            i + 1,
+            report.records
+        );
+        let value: Value = serde_json::from_slice(line).unwrap();
+        assert!(entry.check(&value).is_ok(), "{} line {}: typed check", workload.name, i + 1);
+        assert!(reference.is_valid(&value), "{} line {}: jsonschema rejects it", workload.name, i + 1);
+        let typed: SessionContext = serde_json::from_slice(line).unwrap();
+        assert!(typed.validate().is_ok(), "{} line {}: garde", workload.name, i + 1);
+    }
+}
+
+fn write_files(workloads: &[Workload]) -> PathBuf {
+    let dir =
+        std::env::var_os("JERRY_BENCH_DIR").map_or_else(|| PathBuf::from("/tmp/jerry-contracts-bench"), PathBuf::from);
+    std::fs::create_dir_all(&dir).expect("bench directory");
+    for workload in workloads {
+        let ext = if workload.name.starts_with("ndjson") { "ndjson" } else { "json" };
+        std::fs::write(dir.join(format!("{}.{ext}", workload.name)), &workload.text).expect("workload written");
+    }
+    dir
+}
+
+fn bench(c: &mut Criterion, workload: &Workload, reference: &jsonschema::Validator) {
+    let lines = workload.lines();
+    let entry = jerry_contracts::typed::find("session_context/v1.1.0.json", "").unwrap();
+    let mut group = c.benchmark_group(workload.name);
+    group.throughput(Throughput::Bytes(workload.text.len() as u64));
+    if lines.len() > 1 {
+        // One iteration is the whole stream (tens of milliseconds or more): a fixed number of
+        // iterations per sample instead of criterion's linear ramp keeps the run short.
+        group.sampling_mode(SamplingMode::Flat);
+    }
+    group.bench_function("a_validate", |b| {
+        b.iter(|| {
+            for line in &lines {
+                black_box(jerry_contracts::validation::validate(black_box(line)));
+            }
+        });
+    });
+    group.bench_function("b_typed_check_value", |b| {
+        b.iter(|| {
+            for line in &lines {
+                let value: Value = serde_json::from_slice(black_box(line)).unwrap();
+                black_box(entry.check(&value).is_ok());
+            }
+        });
+    });
+    group.bench_function("b_typed_garde_bytes", |b| {
+        b.iter(|| {
+            for line in &lines {
+                let typed: SessionContext = serde_json::from_slice(black_box(line)).unwrap();
+                black_box(typed.validate().is_ok());
+            }
+        });
+    });
+    group.bench_function("c_serde_typed", |b| {
+        b.iter(|| {
+            for line in &lines {
+                black_box(serde_json::from_slice::<SessionContext>(black_box(line)).unwrap());
+            }
+        });
+    });
+    group.bench_function("d_serde_value", |b| {
+        b.iter(|| {
+            for line in &lines {
+                black_box(serde_json::from_slice::<Value>(black_box(line)).unwrap());
+            }
+        });
+    });
+    group.bench_function("e_jsonschema", |b| {
+        b.iter(|| {
+            for line in &lines {
+                let value: Value = serde_json::from_slice(black_box(line)).unwrap();
+                black_box(reference.is_valid(&value));
+            }
+        });
+    });
+    group.finish();
+}
+
+fn main() {
+    let workloads = workloads();
+    let dir = write_files(&workloads);
+    for workload in &workloads {
+        let lines = workload.lines();
+        eprintln!(
+            "workload {:<13} {:>6} document(s) {:>10} bytes ({} bytes a document on average), written to {}",
+            workload.name,
+            lines.len(),
+            workload.text.len(),
+            workload.text.len() / lines.len(),
+            dir.display()
+        );
+    }
+    if std::env::var_os("JERRY_BENCH_WRITE_ONLY").is_some() {
+        return;
+    }
+    let reference = reference_validator();
+    for workload in &workloads {
+        check(workload, &reference);
+    }
+    let mut c = Criterion::default()
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_secs(1))
+        .configure_from_args();
+    for workload in &workloads {
+        bench(&mut c, workload, &reference);
+    }
+    c.final_summary();
+}
