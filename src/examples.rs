@@ -186,25 +186,8 @@ fn fills_optional(info: &'static SchemaInfo, node: &Value) -> bool {
     kind.is_some() || node.get("properties").is_some() || node.get("enum").is_some() || node.get("const").is_some()
 }
 
-fn resolve(info: &SchemaInfo, reference: &str) -> Option<(&'static SchemaInfo, String)> {
-    let (location, fragment) = reference.split_once('#').unwrap_or((reference, ""));
-    let target = if location.is_empty() {
-        registry::lookup(info.path)?
-    } else {
-        let mut segments: Vec<&str> = info.path.split('/').collect();
-        segments.pop();
-        for part in location.split('/') {
-            match part {
-                ".." => {
-                    segments.pop()?;
-                }
-                "." | "" => {}
-                other => segments.push(other),
-            }
-        }
-        registry::lookup(&segments.join("/"))?
-    };
-    Some((target, fragment.to_owned()))
+fn resolve(info: &'static SchemaInfo, reference: &str) -> Option<(&'static SchemaInfo, String)> {
+    registry::resolve(info, reference).ok()
 }
 
 fn string(map: &Map<String, Value>) -> Option<Value> {

@@ -91,6 +91,64 @@ pub fn by_agent(agent_id: &str) -> Option<&'static SchemaInfo> {
     schemas().iter().find(|s| s.agent_id.as_deref() == Some(agent_id))
 }
 
+/// Resolves a `$ref` written in schema `file` to the schema and the (percent-decoded) JSON
+/// Pointer it names: relative paths against the file's directory, absolute ones under
+/// [`crate::SCHEMA_ID_BASE`].
+pub fn resolve(file: &'static SchemaInfo, reference: &str) -> Result<(&'static SchemaInfo, String), String> {
+    let (target, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+    let info = if target.is_empty() {
+        file
+    } else {
+        let path = match target.strip_prefix(crate::SCHEMA_ID_BASE) {
+            Some(path) => path.to_owned(),
+            None => join(file.path, target),
+        };
+        lookup(&path).ok_or_else(|| format!("$ref {reference:?} names {path}, which is not in the registry"))?
+    };
+    let pointer = percent_decode(fragment);
+    if !pointer.is_empty() && !pointer.starts_with('/') {
+        return Err(format!("$ref {reference:?} has a fragment that is not a JSON Pointer"));
+    }
+    Ok((info, pointer))
+}
+
+/// `relative` resolved against the directory of `base` (both paths under `schemas/`).
+fn join(base: &str, relative: &str) -> String {
+    let mut segments: Vec<&str> = base.split('/').collect();
+    segments.pop();
+    for segment in relative.split('/') {
+        match segment {
+            ".." => {
+                segments.pop();
+            }
+            "." | "" => {}
+            segment => segments.push(segment),
+        }
+    }
+    segments.join("/")
+}
+
+/// Decodes `%XX` escapes of a URI fragment (anything malformed is kept as written).
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while let Some(&byte) = bytes.get(at) {
+        let hex = bytes.get(at + 1..at + 3).and_then(|h| std::str::from_utf8(h).ok());
+        match hex.filter(|_| byte == b'%').and_then(|h| u8::from_str_radix(h, 16).ok()) {
+            Some(decoded) => {
+                out.push(decoded);
+                at += 3;
+            }
+            None => {
+                out.push(byte);
+                at += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,5 +172,16 @@ mod tests {
         assert_eq!(by_agent("nse-risk").map(|s| s.path), Some("agents/nse/risk_output.json"));
         assert!(lookup("agents/ps/critic_output").is_none());
         assert_eq!(schemas().iter().filter(|s| s.agent_id.is_some()).count(), 16);
+    }
+
+    #[test]
+    fn references_resolve_relative_to_their_file() {
+        assert_eq!(join("session_context/v1.1.0.json", "../agents/ps/x.json"), "agents/ps/x.json");
+        assert_eq!(join("session_context/v1.1.0.json", "v1.0.0.json"), "session_context/v1.0.0.json");
+        assert_eq!(percent_decode("/definitions/a%20b"), "/definitions/a b");
+        let envelope = lookup("session_context/v1.1.0").expect("v1.1.0");
+        let (target, pointer) = resolve(envelope, "v1.0.0.json#/definitions/trace").expect("resolves");
+        assert_eq!((target.path, pointer.as_str()), ("session_context/v1.0.0.json", "/definitions/trace"));
+        assert!(resolve(envelope, "../agents/ps/critic_output.json").is_err());
     }
 }

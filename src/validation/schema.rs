@@ -294,7 +294,7 @@ impl Compiler {
         };
         if let Some(reference) = map.get("$ref") {
             let target = reference.as_str().ok_or_else(|| "$ref is not a string".to_owned());
-            return match target.and_then(|r| resolve(file, r)) {
+            return match target.and_then(|r| registry::resolve(file, r)) {
                 Ok((target, target_pointer)) => Node::Ref(self.node(target, target_pointer)),
                 Err(reason) => Node::Broken { keyword: "$ref", reason: format!("{}#{pointer}: {reason}", file.path) },
             };
@@ -384,63 +384,6 @@ fn size(value: &Value) -> Option<u64> {
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         (float >= 0.0 && float.fract() == 0.0).then_some(float as u64)
     })
-}
-
-/// Resolves `reference`, written in `file`, to the file and JSON Pointer it names.
-fn resolve(file: &'static SchemaInfo, reference: &str) -> Result<(&'static SchemaInfo, String), String> {
-    let (target, fragment) = reference.split_once('#').unwrap_or((reference, ""));
-    let info = if target.is_empty() {
-        file
-    } else {
-        let path = match target.strip_prefix(crate::SCHEMA_ID_BASE) {
-            Some(path) => path.to_owned(),
-            None => join(file.path, target),
-        };
-        registry::lookup(&path)
-            .ok_or_else(|| format!("$ref {reference:?} names {path}, which is not in the registry"))?
-    };
-    let pointer = percent_decode(fragment);
-    if !pointer.is_empty() && !pointer.starts_with('/') {
-        return Err(format!("$ref {reference:?} has a fragment that is not a JSON Pointer"));
-    }
-    Ok((info, pointer))
-}
-
-/// `relative` resolved against the directory of `base` (both paths under `schemas/`).
-fn join(base: &str, relative: &str) -> String {
-    let mut segments: Vec<&str> = base.split('/').collect();
-    segments.pop();
-    for segment in relative.split('/') {
-        match segment {
-            ".." => {
-                segments.pop();
-            }
-            "." | "" => {}
-            segment => segments.push(segment),
-        }
-    }
-    segments.join("/")
-}
-
-/// Decodes `%XX` escapes of a URI fragment (anything malformed is kept as written).
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut at = 0;
-    while let Some(&byte) = bytes.get(at) {
-        let hex = bytes.get(at + 1..at + 3).and_then(|h| std::str::from_utf8(h).ok());
-        match hex.filter(|_| byte == b'%').and_then(|h| u8::from_str_radix(h, 16).ok()) {
-            Some(decoded) => {
-                out.push(decoded);
-                at += 3;
-            }
-            None => {
-                out.push(byte);
-                at += 1;
-            }
-        }
-    }
-    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
 }
 
 /// A JSON Pointer reference token for `name` (`~` and `/` escaped).
@@ -1058,9 +1001,6 @@ mod tests {
     fn repeats_and_references() {
         assert_eq!(first_repeat(&[json!("a"), json!(1), json!(0.0), json!(1.0), json!(-0.0)]), Some((1, 3)));
         assert_eq!(first_repeat(&[json!([1]), json!([2]), json!({"a": 1})]), None);
-        assert_eq!(join("session_context/v1.1.0.json", "../agents/ps/x.json"), "agents/ps/x.json");
-        assert_eq!(join("session_context/v1.1.0.json", "v1.0.0.json"), "session_context/v1.0.0.json");
-        assert_eq!(percent_decode("/definitions/a%20b"), "/definitions/a b");
         assert!(has_scheme("https://x") && !has_scheme("a/b:c") && !has_scheme("1a:b"));
         assert_eq!(cut("ééé", 2), "éé…");
     }

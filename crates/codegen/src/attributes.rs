@@ -396,24 +396,9 @@ fn bounds(rule: &str, modes: &[&str], min: Option<String>, max: Option<String>) 
 }
 
 fn target_validates(def: &TypeDef, reference: &str, plan: &Plan) -> bool {
-    let location = reference.split_once('#').map_or((reference, ""), |(f, p)| (f, p));
-    let file = if location.0.is_empty() {
-        def.file.clone()
-    } else {
-        let mut segments: Vec<&str> = def.file.split('/').collect();
-        segments.pop();
-        for part in location.0.split('/') {
-            match part {
-                ".." => {
-                    segments.pop();
-                }
-                "." | "" => {}
-                other => segments.push(other),
-            }
-        }
-        segments.join("/")
-    };
-    plan.at(&file, location.1).is_some_and(|t| t.validates)
+    let (location, pointer) = reference.split_once('#').unwrap_or((reference, ""));
+    let file = if location.is_empty() { Some(def.file.clone()) } else { crate::corpus::join(&def.file, location) };
+    file.is_some_and(|file| plan.at(&file, pointer).is_some_and(|t| t.validates))
 }
 
 /// Whether an array element or map value of this schema is a type that validates itself.

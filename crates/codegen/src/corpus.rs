@@ -280,7 +280,7 @@ pub(crate) fn relative_path(dir: &Path, file: &Path) -> Option<String> {
 }
 
 /// Resolves a relative path against the directory of `from` (both under `schemas/`).
-fn join(from: &str, location: &str) -> Option<String> {
+pub(crate) fn join(from: &str, location: &str) -> Option<String> {
     let mut segments: Vec<&str> = from.split('/').collect();
     segments.pop();
     for part in location.split('/') {
@@ -296,7 +296,7 @@ fn join(from: &str, location: &str) -> Option<String> {
 }
 
 /// Percent-decodes a URI fragment holding a JSON Pointer.
-fn decode_fragment(fragment: &str) -> String {
+pub(crate) fn decode_fragment(fragment: &str) -> String {
     let bytes = fragment.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

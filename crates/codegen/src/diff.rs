@@ -640,7 +640,7 @@ fn resolve(base: Option<&str>, reference: &str) -> (String, String) {
         Some(base) => base.to_owned(),
         None => location.to_owned(),
     };
-    (document, percent_decode(fragment))
+    (document, crate::corpus::decode_fragment(fragment))
 }
 
 fn has_scheme(text: &str) -> bool {
@@ -698,25 +698,6 @@ fn remove_dot_segments(path: &str) -> String {
         joined.push('/');
     }
     if absolute { format!("/{joined}") } else { joined }
-}
-
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while let Some(&byte) = bytes.get(i) {
-        let hex = |at: usize| bytes.get(at).and_then(|b| (*b as char).to_digit(16));
-        if byte == b'%' {
-            if let (Some(high), Some(low)) = (hex(i + 1), hex(i + 2)) {
-                out.push((high * 16 + low) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(byte);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Every `$ref` string in schema positions below `node`.
