@@ -63,6 +63,9 @@ impl Validator {
 
     /// Validates `bytes`, detecting the schema from the document.
     pub fn validate(&self, bytes: &[u8]) -> Report {
+        if let Some(report) = self.fast(None, bytes) {
+            return report;
+        }
         match parse(bytes) {
             Ok(value) => self.validate_value(None, &value),
             Err(report) => report,
@@ -71,10 +74,37 @@ impl Validator {
 
     /// Validates `bytes` against the schema named `name` (any name [`registry::lookup`] takes).
     pub fn validate_as(&self, name: &str, bytes: &[u8]) -> Report {
+        if let Some(report) = self.fast(Some(name), bytes) {
+            return report;
+        }
         match parse(bytes) {
             Ok(value) => self.validate_value(Some(name), &value),
             Err(report) => report,
         }
+    }
+
+    /// The fast path for a schema-valid envelope, agent output or task graph: the schema is told
+    /// from a probe of the bytes and the typed value read straight from them. `None` sends the
+    /// document down the complete path (any doubt, any schema error: that path reports it).
+    fn fast(&self, name: Option<&str>, bytes: &[u8]) -> Option<Report> {
+        let signals = detect::Signals::probe(bytes)?;
+        let info = match name {
+            Some(name) => registry::lookup(name)?,
+            None => detect::detect(Some(&signals)).ok()?,
+        };
+        if detect::version_check(info, signals.schema_version()).is_some() {
+            return None;
+        }
+        let subject = Subject::from_bytes(info, bytes)?;
+        let mut report = Report { schema: Some(info.name), records: Vec::new() };
+        self.rules(&subject, &mut report);
+        Some(report)
+    }
+
+    fn rules(&self, subject: &Subject, report: &mut Report) {
+        semantic::check(subject, &self.options, report);
+        constitutional::check(subject, &self.options, report);
+        reference::check(subject, &self.options, report);
     }
 
     /// Validates a parsed document, against `schema` when given, else the detected one.
@@ -88,7 +118,7 @@ impl Validator {
                     return report;
                 }
             },
-            None => match detect::detect(value) {
+            None => match detect::detect(detect::Signals::of(value).as_ref()) {
                 Ok(info) => info,
                 Err(finding) => {
                     report.push(*finding);
@@ -97,17 +127,17 @@ impl Validator {
             },
         };
         report.schema = Some(info.name);
-        if let Some(finding) = detect::version_check(info, value) {
+        if let Some(finding) = detect::version_check(info, value.get("schema_version").and_then(Value::as_str)) {
             report.push(finding);
             return report;
         }
-        if !schema_valid(info, value, &mut report) {
+        if let Some(subject) = Subject::from_value(info, value) {
+            self.rules(&subject, &mut report);
             return report;
         }
-        let subject = Subject::read(info, value);
-        semantic::check(&subject, &self.options, &mut report);
-        constitutional::check(&subject, &self.options, &mut report);
-        reference::check(&subject, &self.options, &mut report);
+        if schema_valid(info, value, &mut report) {
+            self.rules(&Subject::Other, &mut report);
+        }
         report
     }
 }
@@ -169,17 +199,62 @@ pub(crate) enum Subject {
 }
 
 impl Subject {
-    fn read(info: &SchemaInfo, value: &Value) -> Self {
-        fn typed<T: serde::de::DeserializeOwned>(value: &Value) -> Option<T> {
-            crate::typed::deserialize(value).ok()
+    /// The typed value of a schema-valid document whose schema has rules (envelopes, agent
+    /// outputs, the task graph), read from a parsed document; `None` when the schema has no typed
+    /// rules or the document breaks it.
+    fn from_value(info: &SchemaInfo, value: &Value) -> Option<Self> {
+        Self::read(info, value)
+    }
+
+    /// The same, read straight from JSON bytes.
+    fn from_bytes(info: &SchemaInfo, bytes: &[u8]) -> Option<Self> {
+        Self::read(info, bytes)
+    }
+
+    fn read(info: &SchemaInfo, source: impl Source) -> Option<Self> {
+        fn valid<T: garde::Validate<Context = ()>>(typed: T) -> Option<T> {
+            typed.validate().ok().map(|()| typed)
         }
-        let read = match info.path {
-            "session_context/v1.0.0.json" => typed(value).map(|v| Self::Envelope10(Box::new(v))),
-            "session_context/v1.1.0.json" => typed(value).map(|v| Self::Envelope11(Box::new(v))),
-            "mission/mission_task_graph.json" => typed(value).map(|v| Self::TaskGraph(Box::new(v))),
-            _ if info.agent_id.is_some() => typed(value).map(|v| Self::Agent(Box::new(v))),
-            _ => None,
-        };
-        read.unwrap_or(Self::Other)
+        match info.path {
+            "session_context/v1.0.0.json" => valid(source.read()?).map(|v| Self::Envelope10(Box::new(v))),
+            "session_context/v1.1.0.json" => valid(source.read()?).map(|v| Self::Envelope11(Box::new(v))),
+            "mission/mission_task_graph.json" => valid(source.read()?).map(|v| Self::TaskGraph(Box::new(v))),
+            _ => {
+                // An agent output is read as the agent its schema names, whatever its own agent_id.
+                let agent = info.agent_id.as_deref()?;
+                valid(source.agent(agent)?).map(|v| Self::Agent(Box::new(v)))
+            }
+        }
+    }
+}
+
+/// Where a typed value is read from.
+trait Source {
+    fn read<T: serde::de::DeserializeOwned>(&self) -> Option<T>;
+    /// The output of `agent`, read as that agent's type.
+    fn agent(&self, agent: &str) -> Option<v1_1::Payload>;
+}
+
+impl Source for &Value {
+    fn read<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
+        crate::typed::deserialize(self).ok()
+    }
+
+    fn agent(&self, agent: &str) -> Option<v1_1::Payload> {
+        // Straight into the agent's type: the dispatch enum would copy the whole value first,
+        // which a hostile, deeply nested document turns into a stack overflow.
+        v1_1::Payload::from_agent(Some(agent), self)?.ok()
+    }
+}
+
+impl Source for &[u8] {
+    fn read<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
+        serde_json::from_slice(self).ok()
+    }
+
+    fn agent(&self, agent: &str) -> Option<v1_1::Payload> {
+        // serde_json's recursion limit bounds the dispatch's copy when reading from bytes.
+        let payload: v1_1::Payload = serde_json::from_slice(self).ok()?;
+        (payload.agent_id() == Some(agent)).then_some(payload)
     }
 }
