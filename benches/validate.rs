@@ -8,7 +8,7 @@
 //! |----------------|-----------------------------------------------------------------------|
 //! | `handoff_1k`   | a ps-researcher handoff with one finding (~1.3 KB compact)            |
 //! | `handoff_6k`   | the seed example with 20 findings (~6 KB)                             |
-//! | `handoff_100k` | 200 findings with long summaries, long output levels (~100 KB)        |
+//! | `handoff_100k` | 150 findings with long summaries, long output levels (~100 KB)        |
 //! | `ndjson_10k`   | 10 000 handoffs, one a line, held in memory: mostly ~1 KB, every 20th ~6 KB, every 500th ~100 KB |
 //!
 //! Functions, each measured on every workload with the throughput in bytes:
@@ -20,6 +20,8 @@
 //! - `d_serde_value`: `serde_json::from_slice::<Value>`;
 //! - `e_jsonschema`: the `jsonschema` crate (draft-07, formats on, every schema in its registry,
 //!   compiled once) on a `Value` parsed in the iteration.
+//!
+//! The `breakdown_*` groups take (a) apart on the single documents (see [`breakdown`]).
 //!
 //! The documents are also written to `$JERRY_BENCH_DIR` (default `/tmp/jerry-contracts-bench`)
 //! for `scripts/bench_python.py` and the CLI runs of `scripts/bench.sh`; with
@@ -113,15 +115,15 @@ fn text(seed: usize, chars: usize) -> String {
 
 const CATEGORIES: &[&str] = &["insight", "pattern", "gap", "prior_art", "best_practice"];
 
-fn finding(i: usize, summary_chars: usize, evidence: usize) -> Value {
+/// The `i`-th finding (0-based, under 999) of the `n`-th document.
+fn finding(i: usize, n: usize, summary_chars: usize, evidence: usize) -> Value {
+    let k = i + n;
     json!({
         "id": format!("F-{:03}", i + 1),
-        "summary": text(i, summary_chars),
-        "category": CATEGORIES[i % CATEGORIES.len()],
-        "evidence": (0..evidence)
-            .map(|e| format!("projects/PROJ-002/research/agent-research-{:03}-{e}.md", i % 1000))
-            .collect::<Vec<_>>(),
-        "relevance_score": ((i * 37) % 100) as f64 / 100.0,
+        "summary": text(k, summary_chars),
+        "category": CATEGORIES[k % CATEGORIES.len()],
+        "evidence": (0..evidence).map(|e| format!("agent-research-{:03}-{e}.md", k % 1000)).collect::<Vec<_>>(),
+        "relevance_score": ((k * 37) % 100) as f64 / 100.0,
     })
 }
 
@@ -158,17 +160,17 @@ fn medium(seed: &Value, n: usize) -> Value {
     let mut doc = seed.clone();
     doc["session_id"] = json!(format!("sess-2026-01-10-{n:06}"));
     let payload = &mut doc["payload"];
-    payload["findings"] = (0..20).map(|i| finding(i + n, 110, 1)).collect();
+    payload["findings"] = (0..20).map(|i| finding(i, n, 70, 1)).collect();
     payload["artifacts"][0]["checksum"] = json!(format!("sha256:{}", "3f".repeat(32)));
     doc
 }
 
-/// ~100 KB: 200 findings with long summaries (under the 500-character limit), 20 sources,
+/// ~100 KB: 150 findings with long summaries (under the 500-character limit), 20 sources,
 /// 20 open questions and long output levels.
 fn large(seed: &Value, n: usize) -> Value {
     let mut doc = medium(seed, n);
     let payload = &mut doc["payload"];
-    payload["findings"] = (0..200).map(|i| finding(i + n, 380, 2)).collect();
+    payload["findings"] = (0..150).map(|i| finding(i, n, 380, 2)).collect();
     const SOURCE_TYPES: [&str; 5] = ["web", "file", "nasa_standard", "academic", "industry"];
     const CREDIBILITY: [&str; 4] = ["authoritative", "reliable", "informational", "unverified"];
     const PRIORITY: [&str; 4] = ["low", "medium", "high", "critical"];
@@ -337,6 +339,38 @@ fn bench(c: &mut Criterion, workload: &Workload, reference: &jsonschema::Validat
     group.finish();
 }
 
+/// The parts (a) and its `Value` path are made of, on a document parsed once outside the loop:
+/// `validate_value` (the path for a caller holding a `Value`, and for a document the fast path
+/// sends back), the schema layer's typed check, its deserialisation with and without
+/// `serde_path_to_error`, the payload's detour through a `Value` (the generated dispatch makes it
+/// on every read), and the garde rules alone; and, from the bytes, the floor of reading JSON at
+/// all (`IgnoredAny`, which is also about what the fast path's schema probe costs).
+fn breakdown(c: &mut Criterion, workload: &Workload) {
+    let value: Value = serde_json::from_slice(&workload.text).unwrap();
+    let typed: SessionContext = serde_json::from_value(value.clone()).unwrap();
+    let entry = jerry_contracts::typed::find("session_context/v1.1.0.json", "").unwrap();
+    let validator = jerry_contracts::validation::Validator::new();
+    let mut group = c.benchmark_group(format!("breakdown_{}", workload.name));
+    group.throughput(Throughput::Bytes(workload.text.len() as u64));
+    group.bench_function("validate_value", |b| b.iter(|| validator.validate_value(None, black_box(&value))));
+    group.bench_function("typed_check", |b| b.iter(|| entry.check(black_box(&value)).is_ok()));
+    group.bench_function("deserialize_tracked", |b| {
+        b.iter(|| jerry_contracts::typed::deserialize::<SessionContext>(black_box(&value)).unwrap())
+    });
+    group.bench_function("deserialize_plain", |b| {
+        b.iter(|| <SessionContext as serde::Deserialize>::deserialize(black_box(&value)).unwrap())
+    });
+    group.bench_function("payload_to_value", |b| {
+        b.iter(|| <Value as serde::Deserialize>::deserialize(black_box(&value["payload"])).unwrap())
+    });
+    group.bench_function("garde", |b| b.iter(|| black_box(&typed).validate().is_ok()));
+    // The floor of any parser: syntax and UTF-8 checked, nothing allocated or kept.
+    group.bench_function("parse_ignored_any", |b| {
+        b.iter(|| serde_json::from_slice::<serde::de::IgnoredAny>(black_box(&workload.text)).unwrap())
+    });
+    group.finish();
+}
+
 fn main() {
     let workloads = workloads();
     let dir = write_files(&workloads);
@@ -355,9 +389,11 @@ fn main() {
         return;
     }
     let reference = reference_validator();
+    let started = std::time::Instant::now();
     for workload in &workloads {
         check(workload, &reference);
     }
+    eprintln!("every document is valid for every contender (checked in {:.1?})", started.elapsed());
     let mut c = Criterion::default()
         .sample_size(20)
         .measurement_time(Duration::from_secs(3))
@@ -365,6 +401,9 @@ fn main() {
         .configure_from_args();
     for workload in &workloads {
         bench(&mut c, workload, &reference);
+    }
+    for workload in workloads.iter().filter(|w| !w.name.starts_with("ndjson")) {
+        breakdown(&mut c, workload);
     }
     c.final_summary();
 }

@@ -224,6 +224,30 @@ pub fn uri_reference<T: UriReferenceValue + ?Sized>(value: &T, _ctx: &()) -> gar
     }
 }
 
+/// `garde` custom rule for `format: uri`: an RFC 3986 URI, i.e. a URI reference that starts with
+/// a scheme (the schema interpreter applies the same check). `None` passes.
+///
+/// Used as `#[garde(custom(crate::support::uri))]`.
+pub fn uri<T: UriReferenceValue + ?Sized>(value: &T, _ctx: &()) -> garde::Result {
+    let Some(text) = value.uri_reference_text() else { return Ok(()) };
+    if !has_scheme(text) {
+        return Err(garde::Error::new(
+            "not a valid URI (RFC 3986): an absolute URI starts with a scheme, such as https:",
+        ));
+    }
+    uri_reference(text, &())
+}
+
+/// Whether `text` starts with an RFC 3986 `scheme ":"`. A URI reference with one is a URI.
+pub fn has_scheme(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.first().is_some_and(u8::is_ascii_alphabetic)
+        && bytes
+            .iter()
+            .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))
+            .is_some_and(|end| bytes.get(end) == Some(&b':'))
+}
+
 /// `unreserved` and `sub-delims`: the characters of a `reg-name` besides percent-encodings.
 const REG_NAME: u8 = 1;
 const COLON: u8 = 2;
@@ -587,6 +611,14 @@ pub fn nullable(schema: &mut schemars::Schema) {
 #[cfg(feature = "schemars")]
 pub fn extend_format_uri_reference(schema: &mut schemars::Schema) {
     schema.insert("format".to_owned(), "uri-reference".into());
+}
+
+/// `schemars` transform that sets `"format": "uri"` (the [`uri`] rule checks it).
+///
+/// Used as `#[schemars(transform = crate::support::extend_format_uri)]`.
+#[cfg(feature = "schemars")]
+pub fn extend_format_uri(schema: &mut schemars::Schema) {
+    schema.insert("format".to_owned(), "uri".into());
 }
 
 /// `schemars` transform that sets `"uniqueItems": true` (the keyword `garde`'s

@@ -70,13 +70,17 @@ pub(crate) fn detect(signals: Option<&Signals<'_>>) -> Result<&'static SchemaInf
             Box::new(record(
                 &codes::SCH_UNKNOWN_SCHEMA,
                 "/schema_name",
-                format!("no mission artifact is named {name:?}"),
+                format!("no mission artifact is named {:?}", brief(name)),
             ))
         });
     }
     if let Some(agent) = signals.agent_id.as_deref() {
         return registry::by_agent(agent).ok_or_else(|| {
-            Box::new(record(&codes::SCH_UNKNOWN_SCHEMA, "/agent_id", format!("no output schema for agent {agent:?}")))
+            Box::new(record(
+                &codes::SCH_UNKNOWN_SCHEMA,
+                "/agent_id",
+                format!("no output schema for agent {:?}", brief(agent)),
+            ))
         });
     }
     Err(Box::new(record(
@@ -84,6 +88,15 @@ pub(crate) fn detect(signals: Option<&Signals<'_>>) -> Result<&'static SchemaInf
         "",
         "cannot tell which schema the document follows (no schema_version, schema_name or agent_id); name it",
     )))
+}
+
+/// At most 80 characters of a value quoted in a message (a hostile document may hold megabytes).
+fn brief(text: &str) -> String {
+    if text.chars().count() > 80 {
+        format!("{}…", text.chars().take(80).collect::<String>())
+    } else {
+        text.to_owned()
+    }
 }
 
 /// Seed 001 "Version Compatibility": a 1.x envelope is read (a 1.0 consumer ignores what 1.1

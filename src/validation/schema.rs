@@ -205,20 +205,9 @@ impl Format {
             Self::Date => text.parse::<Date>().err().map(|e| e.reason().to_owned()),
             Self::DateTime => text.parse::<DateTime>().err().map(|e| e.reason().to_owned()),
             Self::UriReference => crate::support::uri_reference(text, &()).err().map(|e| e.to_string()),
-            Self::Uri if !has_scheme(text) => Some("an absolute URI starts with a scheme, such as https:".to_owned()),
-            Self::Uri => crate::support::uri_reference(text, &()).err().map(|e| e.to_string()),
+            Self::Uri => crate::support::uri(text, &()).err().map(|e| e.to_string()),
         }
     }
-}
-
-/// Whether `text` starts with an RFC 3986 `scheme ":"`. A URI-reference with one is a URI.
-fn has_scheme(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    bytes.first().is_some_and(u8::is_ascii_alphabetic)
-        && bytes
-            .iter()
-            .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))
-            .is_some_and(|end| bytes.get(end) == Some(&b':'))
 }
 
 /// The compiled tree of the registry file `path` (compiled on first use).
@@ -1001,7 +990,7 @@ mod tests {
     fn repeats_and_references() {
         assert_eq!(first_repeat(&[json!("a"), json!(1), json!(0.0), json!(1.0), json!(-0.0)]), Some((1, 3)));
         assert_eq!(first_repeat(&[json!([1]), json!([2]), json!({"a": 1})]), None);
-        assert!(has_scheme("https://x") && !has_scheme("a/b:c") && !has_scheme("1a:b"));
+        assert!(crate::support::has_scheme("https://x") && !crate::support::has_scheme("a/b:c"));
         assert_eq!(cut("ééé", 2), "éé…");
     }
 }

@@ -295,10 +295,13 @@ fn wrap_option(ty: Type) -> Type {
 
 /// Schema keywords no garde rule expresses, carried into the derived schema for the drift gate.
 fn schemars_extensions(attrs: &mut Vec<Attribute>, schema: &Map<String, Value>) {
-    if schema.get("format").and_then(Value::as_str) == Some("uri-reference") {
-        attrs.push(attr(
+    match schema.get("format").and_then(Value::as_str) {
+        Some("uri-reference") => attrs.push(attr(
             "#[cfg_attr(feature = \"schemars\", schemars(transform = crate::support::extend_format_uri_reference))]",
-        ));
+        )),
+        Some("uri") => attrs
+            .push(attr("#[cfg_attr(feature = \"schemars\", schemars(transform = crate::support::extend_format_uri))]")),
+        _ => {}
     }
     if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
         attrs.push(attr("#[cfg_attr(feature = \"schemars\", schemars(transform = crate::support::unique))]"));
@@ -345,7 +348,7 @@ fn rules(def: &TypeDef, at: &str, schema: &Map<String, Value>, plan: &Plan) -> R
             rules.push(format!("pattern(P{index})"));
         }
         match schema.get("format").and_then(Value::as_str) {
-            Some("uri") => rules.push("url".to_owned()),
+            Some("uri") => rules.push("custom(crate::support::uri)".to_owned()),
             Some("uri-reference") => rules.push("custom(crate::support::uri_reference)".to_owned()),
             _ => {}
         }

@@ -32,7 +32,7 @@ pub const SUPPORTED: &[(&str, &str)] = &[
     ("minItems", "garde `length(min)`"),
     ("maxItems", "garde `length(max)`"),
     ("uniqueItems", "garde custom rule `support::unique_items`"),
-    ("format", "date, date-time, uuid: strict types in `formats`; uri: garde `url`; uri-reference: garde custom rule"),
+    ("format", "date, date-time, uuid: strict types in `formats`; uri and uri-reference: RFC 3986 garde custom rules"),
     ("if", "only in the agent-output dispatch shape"),
     ("then", "only in the agent-output dispatch shape"),
     ("else", "only in the agent-output dispatch shape"),
