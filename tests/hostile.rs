@@ -22,7 +22,6 @@
 //! | `3.0`, `3e0` where an integer is required | an integer, to the schema layer and the type alike (D-110); `1e2` is 100: SCH-004 |
 //! | empty input, whitespace only, a UTF-8 BOM, trailing garbage, NUL or newline in a string | SCH-012 at line/column |
 //!
-//!
 //! The NDJSON reader of the command line (10 000 lines, a 10 MB line) is tested in
 //! `crates/cli/tests/hostile_ndjson.rs`, where the binary can be run.
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a failed expectation is the test failing
