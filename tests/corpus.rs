@@ -8,6 +8,20 @@ mod support;
 use jerry_contracts_codegen::fixtures;
 use serde_json::Value;
 
+/// The ten mission artifacts of seed 004 §3.
+const MISSION_ARTIFACTS: [&str; 10] = [
+    "mission_envelope",
+    "mission_task_graph",
+    "prompt_package",
+    "research_artifact",
+    "librarian_pass",
+    "worker_result",
+    "aggregation_packet",
+    "review_packet",
+    "policy_decision",
+    "writeback_proposal",
+];
+
 #[test]
 fn every_schema_is_valid_draft_07() {
     let corpus = support::corpus();
@@ -54,18 +68,7 @@ fn the_corpus_holds_every_contract_of_the_seeds() {
         expected.push(format!("agents/nse/{agent}_output.json"));
     }
     expected.push("workflows/cross_pollination.json".into());
-    for name in [
-        "mission_envelope",
-        "mission_task_graph",
-        "prompt_package",
-        "research_artifact",
-        "librarian_pass",
-        "worker_result",
-        "aggregation_packet",
-        "review_packet",
-        "policy_decision",
-        "writeback_proposal",
-    ] {
+    for name in MISSION_ARTIFACTS {
         expected.push(format!("mission/{name}.json"));
     }
     for name in [
@@ -187,18 +190,7 @@ fn the_seed_examples_are_the_fixtures() {
         ("000_example_2_nse_requirements.json", "agents/nse/requirements_output/valid/seed_example_2.json".to_owned()),
         ("001_producer_handoff.json", "session_context/v1.0.0/valid/seed_producer_example.json".to_owned()),
     ];
-    let missions = [
-        "mission_envelope",
-        "mission_task_graph",
-        "prompt_package",
-        "research_artifact",
-        "librarian_pass",
-        "worker_result",
-        "aggregation_packet",
-        "review_packet",
-        "policy_decision",
-        "writeback_proposal",
-    ];
+    let missions = MISSION_ARTIFACTS;
     let mission_pairs = missions.map(|m| (format!("004_{m}.json"), format!("mission/{m}/valid/seed_shape.json")));
     let all: Vec<(String, String)> = pairs.into_iter().map(|(a, b)| (a.to_owned(), b)).chain(mission_pairs).collect();
     let listed = std::fs::read_dir(root.join("examples/seeds"))

@@ -128,36 +128,6 @@ fn agree(name: &str, value: &Value) {
 /// What was read from `value` must be written back as `value`.
 fn round_trip<T: serde::Serialize>(what: &str, typed: &T, value: &Value) {
     let written = serde_json::to_value(typed).unwrap_or(Value::Null);
-    assert!(same_json(&written, value), "{what} is not written back as read:\nread    {value}\nwritten {written}");
+    assert!(jerry_contracts::validation::json_equal(&written, value), "{what} is not written back as read:\nread    {value}\nwritten {written}");
 }
 
-/// JSON equality, numbers by value (`1 == 1.0`), without recursion.
-fn same_json(a: &Value, b: &Value) -> bool {
-    let mut pending = vec![(a, b)];
-    while let Some(pair) = pending.pop() {
-        match pair {
-            (Value::Number(x), Value::Number(y)) => {
-                let same = match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
-                    (Some(x), Some(y), _, _) => x == y,
-                    (_, _, Some(x), Some(y)) => x == y,
-                    _ => x.as_f64() == y.as_f64(),
-                };
-                if !same {
-                    return false;
-                }
-            }
-            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => pending.extend(x.iter().zip(y)),
-            (Value::Object(x), Value::Object(y)) if x.len() == y.len() => {
-                for (key, x_value) in x {
-                    match y.get(key) {
-                        Some(y_value) => pending.push((x_value, y_value)),
-                        None => return false,
-                    }
-                }
-            }
-            (x, y) if x == y => {}
-            _ => return false,
-        }
-    }
-    true
-}

@@ -22,6 +22,7 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 pub use report::{Report, record, with_values};
+pub use schema::equal as json_equal;
 
 use crate::registry::{self, SchemaInfo};
 use crate::session_context::{v1_0, v1_1};

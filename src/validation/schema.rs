@@ -860,9 +860,10 @@ fn compare_integer_float(integer: i128, float: f64) -> Ordering {
     })
 }
 
-/// JSON equality (`1 == 1.0`, objects regardless of key order), without recursion, so a deeply
-/// nested value cannot exhaust the stack.
-fn equal(a: &Value, b: &Value) -> bool {
+/// JSON equality (`1 == 1.0`, exact even past 2^53; objects regardless of key order), without
+/// recursion, so a deeply nested value cannot exhaust the stack. JSON Schema's notion of equal,
+/// as `enum`, `const` and `uniqueItems` use it.
+pub fn equal(a: &Value, b: &Value) -> bool {
     let mut pending = vec![(a, b)];
     while let Some(pair) = pending.pop() {
         match pair {
