@@ -128,6 +128,8 @@ fn agree(name: &str, value: &Value) {
 /// What was read from `value` must be written back as `value`.
 fn round_trip<T: serde::Serialize>(what: &str, typed: &T, value: &Value) {
     let written = serde_json::to_value(typed).unwrap_or(Value::Null);
-    assert!(jerry_contracts::validation::json_equal(&written, value), "{what} is not written back as read:\nread    {value}\nwritten {written}");
+    assert!(
+        jerry_contracts::validation::json_equal(&written, value),
+        "{what} is not written back as read:\nread    {value}\nwritten {written}"
+    );
 }
-
