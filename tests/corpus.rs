@@ -136,6 +136,7 @@ fn every_fixture_gets_its_expected_verdict() {
             }
         }
     }
+    assert!(judged > 900, "only {judged} fixtures judged");
     assert!(failures.is_empty(), "{} of {judged} fixtures misjudged:\n{}", failures.len(), failures.join("\n"));
 }
 

@@ -5,13 +5,19 @@
 
 use std::path::Path;
 
+/// With `JERRY_BLESS` set, writes the page and fails the run all the same (a blessed run checks
+/// nothing, so it must not pass): the user re-runs without it to see the check pass.
 fn check_fresh(relative: &str, expected: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
     if std::env::var_os("JERRY_BLESS").is_some() {
         std::fs::write(&path, expected).expect("write");
+        panic!("JERRY_BLESS: wrote {relative}; run the tests again without JERRY_BLESS to check it");
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(committed == expected, "{relative} is stale: run `JERRY_BLESS=1 cargo test --test docs_fresh`");
+    assert!(
+        committed == expected,
+        "{relative} is stale: run `JERRY_BLESS=1 cargo test --test docs_fresh`, then re-run"
+    );
 }
 
 #[test]

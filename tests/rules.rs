@@ -168,6 +168,12 @@ const FIXTURE_BREAKS: &[(&str, &str, &[&str])] = &[
         ],
     ),
     ("CON-002", "/traceability/orphan_requirements/0", &["agents/nse/requirements_output/valid/maximal.json"]),
+    // The same output as a v1.1 handoff's payload.
+    (
+        "CON-002",
+        "/payload/traceability/orphan_requirements/0",
+        &["session_context/v1.1.0/valid/payload_nse_requirements.json"],
+    ),
     // P-022: a confidence without reasoning.
     (
         "CON-004",

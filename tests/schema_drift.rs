@@ -1,6 +1,22 @@
-//! Drift gate: for every generated type, schemars re-derives the JSON Schema (draft-07) from the
-//! Rust type, and after normalisation it must equal the source schema. A constraint that the
-//! generator failed to carry (or carried wrongly) shows up here as a readable difference.
+//! Drift gate: the generated types against their source schemas, in two halves.
+//!
+//! **Structure** (`every_generated_type_derives_its_source_schema`): for every generated type,
+//! schemars re-derives the JSON Schema (draft-07) from the Rust type, and after normalisation it
+//! must equal the source schema. This proves that each type has the source's shape — types,
+//! properties, required members, nullability, enums and constants — and that the attributes
+//! garde and schemars both read (`pattern`, `length`, `range`) carry the source's values. It
+//! does *not* prove that a validation rule runs: `uniqueItems`, `format: uri` and
+//! `format: uri-reference` reach the derived schema by a schemars transform of their own, apart
+//! from the garde rule that checks them, so a dropped rule leaves the derived schema unchanged.
+//!
+//! **Behaviour** (`every_constraint_is_enforced_by_its_generated_type`): for every constraint of
+//! the corpus (`constraints::inventory`), the type of the fixture target refuses each of the
+//! constraint's invalid boundary fixtures (`tests/boundaries.rs`) at the right JSON Pointer and
+//! accepts its valid one. This proves, constraint by constraint and keyword by keyword, that the
+//! types enforce every rule of the corpus at its limit — whatever path the rule takes into the
+//! type — and names every rule a type does not enforce. Together with `tests/differential.rs`
+//! (every fixture, the types' verdict equals the reference validator's) it is the gate that the
+//! generator drops nothing.
 //!
 //! The normalisation, applied to both sides, removes only differences of spelling:
 //! - references are inlined (`$ref` replaced by its target; draft-07 ignores `$ref`'s siblings);
@@ -250,6 +266,60 @@ fn every_generated_type_derives_its_source_schema() {
     }
     assert!(typed::entries().len() > 300, "expected every type, found {}", typed::entries().len());
     assert!(drifted.is_empty(), "{} of {} types drift:\n{}", drifted.len(), typed::entries().len(), drifted.join("\n"));
+}
+
+#[test]
+fn every_constraint_is_enforced_by_its_generated_type() {
+    let corpus = support::corpus();
+    let sets = support::fixture_sets(&corpus);
+    let inventory = jerry_contracts_codegen::constraints::inventory(&corpus);
+    let mut unenforced = Vec::new();
+    let mut judged: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    for set in &sets {
+        let entry = typed::find(&set.target.schema, &set.target.pointer())
+            .unwrap_or_else(|| panic!("no generated type for {}", set.target));
+        for fixture in &set.invalid {
+            let Some(constraint) = &fixture.expect.constraint else { continue };
+            judged.insert(constraint.clone());
+            let pointer = &fixture.expect.pointer;
+            match entry.check(&fixture.document) {
+                Ok(()) => unenforced.push(format!(
+                    "{constraint}: {} accepts {} ({})",
+                    entry.rust_path,
+                    fixture.path.display(),
+                    fixture.expect.rule
+                )),
+                Err(violations) if !violations.iter().any(|v| &v.pointer == pointer) => unenforced.push(format!(
+                    "{constraint}: {} refuses {} at {:?}, not at {pointer:?}",
+                    entry.rust_path,
+                    fixture.path.display(),
+                    violations.iter().map(|v| &v.pointer).collect::<Vec<_>>()
+                )),
+                Err(_) => {}
+            }
+        }
+        for fixture in set.valid.iter().filter(|f| f.case.is_some()) {
+            if let Err(violations) = entry.check(&fixture.document) {
+                let case = &set.boundary[fixture.case.unwrap_or_default()];
+                unenforced.push(format!(
+                    "{}: {} refuses the value at the limit in {}: {violations:?}",
+                    case.constraint,
+                    entry.rust_path,
+                    fixture.path.display()
+                ));
+            }
+        }
+    }
+    let unjudged: Vec<String> = inventory.iter().map(|c| c.id()).filter(|id| !judged.contains(id)).collect();
+    // Only constraints that no document can break alone (tests/boundaries.rs, IMPLIED).
+    assert!(unjudged.len() <= 1, "constraints the gate cannot judge (no invalid boundary fixture): {unjudged:?}");
+    assert!(judged.len() > 900, "only {} constraints judged", judged.len());
+    assert!(
+        unenforced.is_empty(),
+        "{} rules the generated types do not enforce:\n{}",
+        unenforced.len(),
+        unenforced.join("\n")
+    );
 }
 
 #[test]

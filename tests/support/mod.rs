@@ -2,6 +2,7 @@
 //! (the `jsonschema` crate, with format checks on, resolving every `$ref` from memory).
 #![allow(dead_code, clippy::expect_used, clippy::unwrap_used, missing_docs)]
 
+pub mod boundary;
 pub mod strategy;
 
 use std::path::{Path, PathBuf};

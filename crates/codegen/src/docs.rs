@@ -962,11 +962,11 @@ impl<'a> Page<'a> {
         };
         let mut chosen: Vec<&Path> = Vec::new();
         for name in ["minimal.json", "maximal.json"] {
-            if let Some(f) = set.valid.iter().find(|f| f.path.file_name().is_some_and(|n| n == name)) {
+            if let Some(f) = set.valid_file(name) {
                 chosen.push(&f.path);
             }
         }
-        for f in &set.valid {
+        for f in set.valid.iter().filter(|f| f.case.is_none()) {
             if chosen.len() >= 2 {
                 break;
             }

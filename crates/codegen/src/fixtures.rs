@@ -2,7 +2,12 @@
 //! definition libraries `tests/fixtures/<schema path without .json>/definitions/<name>/{valid,invalid}/`.
 //!
 //! Every invalid fixture `x.json` has a sidecar `x.expect` (JSON) naming the one rule it breaks:
-//! `{"keyword": "pattern", "pointer": "/findings/0/id", "rule": "finding id is not F-NNN"}`.
+//! `{"keyword": "pattern", "pointer": "/findings/0/id", "rule": "finding id is not F-NNN"}`,
+//! optionally with the id of the constraint it exercises (`"constraint"`, see [`crate::constraints`]).
+//!
+//! Beside `valid/` and `invalid/`, a target's directory may hold `boundary.json`: the boundary
+//! cases of its constraints, each an edit of one valid fixture ([`BoundaryCase`]). They are
+//! expanded into ordinary fixtures here, so every test that judges fixtures judges them too.
 //! This module finds the fixtures, checks that each schema has enough of them, and checks that the
 //! maximal documents use every property the schema declares. Judging the documents is left to
 //! the callers, which bring their own validator.
@@ -17,6 +22,9 @@ use crate::corpus::{Corpus, Problem, Schema, escape_token, relative_path};
 
 /// Extension of the sidecar that records what an invalid fixture breaks.
 pub const EXPECT_EXTENSION: &str = "expect";
+
+/// File name of a target's boundary cases, beside its `valid/` and `invalid/` directories.
+pub const BOUNDARY_FILE: &str = "boundary.json";
 
 /// Fewest valid documents per schema file.
 pub const MIN_VALID: usize = 2;
@@ -65,26 +73,89 @@ pub struct Expectation {
     pub pointer: String,
     /// Short description of the broken rule.
     pub rule: String,
+    /// The id of the constraint the fixture exercises ([`crate::constraints::Constraint::id`]),
+    /// when it records one.
+    pub constraint: Option<String>,
+}
+
+/// One boundary case of a constraint: the valid fixture `base`, with the value at `pointer`
+/// replaced by a value exactly at the constraint's limit (`valid`, which must be accepted) and
+/// by a value just past it (`invalid`, which must be rejected by that constraint alone) — or,
+/// for `required`, with the member at `pointer` removed.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoundaryCase {
+    /// The constraint's id ([`crate::constraints::Constraint::id`]).
+    pub constraint: String,
+    /// The keyword that must reject the invalid document.
+    pub keyword: String,
+    /// File name of the valid fixture the case edits (in the target's `valid/`).
+    pub base: String,
+    /// JSON Pointer of the edited value in `base`.
+    pub pointer: String,
+    /// The value at the limit, accepted (`null` is a value here, not an absence).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
+    pub valid: Option<Value>,
+    /// The value just past the limit, rejected.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
+    pub invalid: Option<Value>,
+    /// The invalid document lacks the member at `pointer` (for `required`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub remove: bool,
+    /// What the invalid value breaks, for people.
+    pub rule: String,
+}
+
+/// Reads a member that is present as `Some`, `null` included (serde would read `null` as `None`).
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    <Value as serde::Deserialize>::deserialize(deserializer).map(Some)
+}
+
+impl BoundaryCase {
+    /// Where the reference validator reports the invalid document: the pointer, or for a
+    /// removed member the object that lacks it.
+    pub fn error_pointer(&self) -> String {
+        if self.remove {
+            self.pointer.rsplit_once('/').map(|(parent, _)| parent.to_owned()).unwrap_or_default()
+        } else {
+            self.pointer.clone()
+        }
+    }
+}
+
+/// The `boundary.json` file of one target.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoundaryFile {
+    /// What the file is, for people.
+    #[serde(rename = "$comment", default)]
+    pub comment: String,
+    /// The cases, in the order they were added.
+    pub cases: Vec<BoundaryCase>,
 }
 
 /// A document that must be valid.
 #[derive(Debug, Clone)]
 pub struct ValidFixture {
-    /// File path.
+    /// File path; for a boundary case `…/boundary.json#<index>`.
     pub path: PathBuf,
     /// Parsed document.
     pub document: Value,
+    /// The boundary case it comes from (an index into the target's `boundary.json`), if any.
+    pub case: Option<usize>,
 }
 
 /// A document that must be rejected for exactly one reason.
 #[derive(Debug, Clone)]
 pub struct InvalidFixture {
-    /// File path.
+    /// File path; for a boundary case `…/boundary.json#<index>`.
     pub path: PathBuf,
     /// Parsed document.
     pub document: Value,
     /// What it must be rejected for.
     pub expect: Expectation,
+    /// The boundary case it comes from (an index into the target's `boundary.json`), if any.
+    pub case: Option<usize>,
 }
 
 /// The fixtures of one target.
@@ -92,10 +163,23 @@ pub struct InvalidFixture {
 pub struct FixtureSet {
     /// What they are judged against.
     pub target: Target,
-    /// Documents that must be accepted.
+    /// The target's fixture directory (holding `valid/`, `invalid/` and `boundary.json`).
+    pub dir: PathBuf,
+    /// Documents that must be accepted: the files of `valid/`, then the boundary cases' valid
+    /// documents.
     pub valid: Vec<ValidFixture>,
-    /// Documents that must be rejected.
+    /// Documents that must be rejected: the files of `invalid/`, then the boundary cases'
+    /// invalid documents.
     pub invalid: Vec<InvalidFixture>,
+    /// The cases of `boundary.json`, as written.
+    pub boundary: Vec<BoundaryCase>,
+}
+
+impl FixtureSet {
+    /// The valid fixture file named `name` (not a boundary document).
+    pub fn valid_file(&self, name: &str) -> Option<&ValidFixture> {
+        self.valid.iter().find(|f| f.case.is_none() && f.path.file_name().is_some_and(|n| n == name))
+    }
 }
 
 /// Finds every fixture below `dir` and maps it to its target in `corpus`. Files that cannot be
@@ -120,11 +204,96 @@ pub fn discover(dir: &Path, corpus: &Corpus) -> (Vec<FixtureSet>, Vec<Problem>) 
             ));
             continue;
         };
-        let set =
-            sets.entry(target.clone()).or_insert_with(|| FixtureSet { target, valid: Vec::new(), invalid: Vec::new() });
+        let target_dir = verdict_dir.parent().map(Path::to_path_buf).unwrap_or_default();
+        let set = sets.entry(target.clone()).or_insert_with(|| FixtureSet {
+            target,
+            dir: target_dir,
+            valid: Vec::new(),
+            invalid: Vec::new(),
+            boundary: Vec::new(),
+        });
         read_verdict_dir(&verdict_dir, valid, set, &mut problems);
     }
+    for set in sets.values_mut() {
+        read_boundary(set, &mut problems);
+    }
     (sets.into_values().collect(), problems)
+}
+
+/// Reads the target's `boundary.json`, if any, and expands its cases into fixtures.
+fn read_boundary(set: &mut FixtureSet, problems: &mut Vec<Problem>) {
+    let path = set.dir.join(BOUNDARY_FILE);
+    if !path.is_file() {
+        return;
+    }
+    let Some(value) = read_json(&path, problems) else { return };
+    let file: BoundaryFile = match serde_json::from_value(value) {
+        Ok(file) => file,
+        Err(err) => {
+            problems.push(Problem::new(display(&path), "", format!("not a boundary file: {err}")));
+            return;
+        }
+    };
+    for (index, case) in file.cases.iter().enumerate() {
+        let at = format!("/cases/{index}");
+        let Some(base) = set.valid_file(&case.base).map(|f| f.document.clone()) else {
+            problems.push(Problem::new(display(&path), &at, format!("base {} is not a valid fixture", case.base)));
+            continue;
+        };
+        let shown = PathBuf::from(format!("{}#{index}", display(&path)));
+        if let Some(value) = &case.valid {
+            match edit(&base, &case.pointer, Some(value)) {
+                Some(document) => set.valid.push(ValidFixture { path: shown.clone(), document, case: Some(index) }),
+                None => {
+                    problems.push(Problem::new(display(&path), &at, format!("{} has no {}", case.base, case.pointer)))
+                }
+            }
+        }
+        let invalid = match (&case.invalid, case.remove) {
+            (Some(value), false) => edit(&base, &case.pointer, Some(value)),
+            (None, true) => edit(&base, &case.pointer, None),
+            _ => {
+                problems.push(Problem::new(display(&path), &at, "a case has either an invalid value or remove: true"));
+                continue;
+            }
+        };
+        let Some(document) = invalid else {
+            problems.push(Problem::new(display(&path), &at, format!("{} has no {}", case.base, case.pointer)));
+            continue;
+        };
+        let expect = Expectation {
+            keyword: case.keyword.clone(),
+            pointer: case.error_pointer(),
+            rule: case.rule.clone(),
+            constraint: Some(case.constraint.clone()),
+        };
+        set.invalid.push(InvalidFixture { path: shown, document, expect, case: Some(index) });
+    }
+    set.boundary = file.cases;
+}
+
+/// `document` with the value at `pointer` replaced by `value`, or removed when `value` is
+/// `None`; `None` when there is no value at `pointer`.
+pub fn edit(document: &Value, pointer: &str, value: Option<&Value>) -> Option<Value> {
+    let mut out = document.clone();
+    match value {
+        Some(value) => *out.pointer_mut(pointer)? = value.clone(),
+        None => {
+            let (parent, token) = pointer.rsplit_once('/')?;
+            let key = token.replace("~1", "/").replace("~0", "~");
+            match out.pointer_mut(parent)? {
+                Value::Object(map) => {
+                    map.remove(&key)?;
+                }
+                Value::Array(items) => {
+                    let index: usize = key.parse().ok()?;
+                    (index < items.len()).then(|| items.remove(index))?;
+                }
+                _ => return None,
+            }
+        }
+    }
+    Some(out)
 }
 
 fn read_verdict_dir(dir: &Path, valid: bool, set: &mut FixtureSet, problems: &mut Vec<Problem>) {
@@ -153,7 +322,7 @@ fn read_verdict_dir(dir: &Path, valid: bool, set: &mut FixtureSet, problems: &mu
         }
         let Some(document) = read_json(&file, problems) else { continue };
         if valid {
-            set.valid.push(ValidFixture { path: file, document });
+            set.valid.push(ValidFixture { path: file, document, case: None });
             continue;
         }
         let sidecar = file.with_extension(EXPECT_EXTENSION);
@@ -168,21 +337,24 @@ fn read_verdict_dir(dir: &Path, valid: bool, set: &mut FixtureSet, problems: &mu
         let Some(expect) = read_json(&sidecar, problems).and_then(|v| parse_expectation(&sidecar, &v, problems)) else {
             continue;
         };
-        set.invalid.push(InvalidFixture { path: file, document, expect });
+        set.invalid.push(InvalidFixture { path: file, document, expect, case: None });
     }
 }
 
 fn parse_expectation(path: &Path, value: &Value, problems: &mut Vec<Problem>) -> Option<Expectation> {
     let field = |name: &str| value.get(name).and_then(Value::as_str).map(str::to_owned);
+    let constraint_ok = value.get("constraint").is_none_or(Value::is_string);
     match (field("keyword"), field("pointer"), field("rule")) {
-        (Some(keyword), Some(pointer), Some(rule)) if pointer.is_empty() || pointer.starts_with('/') => {
-            Some(Expectation { keyword, pointer, rule })
+        (Some(keyword), Some(pointer), Some(rule))
+            if (pointer.is_empty() || pointer.starts_with('/')) && constraint_ok =>
+        {
+            Some(Expectation { keyword, pointer, rule, constraint: field("constraint") })
         }
         _ => {
             problems.push(Problem::new(
                 display(path),
                 "",
-                "must be {\"keyword\": string, \"pointer\": JSON Pointer, \"rule\": string}",
+                "must be {\"keyword\": string, \"pointer\": JSON Pointer, \"rule\": string, \"constraint\"?: string}",
             ));
             None
         }
@@ -291,9 +463,12 @@ pub fn check_requirements(corpus: &Corpus, sets: &[FixtureSet]) -> Vec<Problem> 
 /// when there is one, else every valid document of the set.
 pub fn uncovered_properties(corpus: &Corpus, set: &FixtureSet) -> Vec<String> {
     let Some(schema) = corpus.get(&set.target.schema) else { return Vec::new() };
-    let maximal: Vec<&Value> =
-        set.valid.iter().filter(|f| f.path.ends_with("maximal.json")).map(|f| &f.document).collect();
-    let docs = if maximal.is_empty() { set.valid.iter().map(|f| &f.document).collect() } else { maximal };
+    let maximal: Vec<&Value> = set.valid_file("maximal.json").map(|f| &f.document).into_iter().collect();
+    let docs = if maximal.is_empty() {
+        set.valid.iter().filter(|f| f.case.is_none()).map(|f| &f.document).collect()
+    } else {
+        maximal
+    };
     let Some(node) = schema.document.pointer(&set.target.pointer()) else { return Vec::new() };
     let mut missing = Vec::new();
     let mut walk = Walk { corpus, missing: &mut missing, depth: 0 };

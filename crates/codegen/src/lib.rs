@@ -6,6 +6,7 @@
 //! reaches the library's users at run time.
 
 pub mod attributes;
+pub mod constraints;
 pub mod corpus;
 pub mod diff;
 pub mod docs;
@@ -17,8 +18,9 @@ pub mod plan;
 
 use std::path::Path;
 
+pub use constraints::Constraint;
 pub use corpus::{Corpus, CorpusError, Problem, Reference, Schema};
-pub use fixtures::{Expectation, FixtureSet, InvalidFixture, Target, ValidFixture};
+pub use fixtures::{BoundaryCase, Expectation, FixtureSet, InvalidFixture, Target, ValidFixture};
 
 /// Why the types could not be generated: every problem, each with its schema file and pointer.
 #[derive(Debug, thiserror::Error)]
