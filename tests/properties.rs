@@ -2,9 +2,16 @@
 //! 1. every generated document is accepted by the reference validator (the strategies are
 //!    right), by the generated type, and comes back unchanged from the type (value → JSON →
 //!    value is the identity);
-//! 2. a mutated document (a field dropped, retyped, or pushed past its constraint) gets the same
-//!    verdict from the typed path, from the schema interpreter and from the `jsonschema` crate.
+//! 2. a mutated document gets the same verdict from the typed path, from the schema interpreter
+//!    and from the `jsonschema` crate. A mutation acts at any depth: it drops a member or an
+//!    element, retypes or stretches a value, or breaks one of the constraints that apply in the
+//!    document just past its limit (the boundary candidates of tests/support/boundary.rs).
 //!
+//! The runs are repeatable: a fixed seed ([`SEED`]) and [`CASES`] cases per schema, enough that
+//! a constraint the generator drops is caught on every run (`scripts/mutants.sh` shows it). To
+//! explore further, set `JERRY_PROPTEST_CASES` (cases per schema) and `JERRY_PROPTEST_SEED` (any
+//! text; it is hashed into the seed), e.g.
+//! `JERRY_PROPTEST_CASES=2000 JERRY_PROPTEST_SEED=$RANDOM cargo test --release --test properties`.
 //! Shrunk failing cases are persisted by proptest in `tests/properties.proptest-regressions`
 //! and replayed first on every run.
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a failed expectation is the test failing
@@ -13,9 +20,15 @@ mod support;
 
 use jerry_contracts::typed;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, FileFailurePersistence, TestRunner};
+use proptest::test_runner::{Config, FileFailurePersistence, RngAlgorithm, TestRng, TestRunner};
 use serde_json::{Value, json};
-use support::strategy;
+use support::{boundary, strategy};
+
+/// The seed of every run unless `JERRY_PROPTEST_SEED` names another.
+const SEED: [u8; 32] = *b"jerry-contracts property tests 1";
+
+/// Cases per schema unless `JERRY_PROPTEST_CASES` says otherwise.
+const CASES: u32 = 64;
 
 /// Root types, each with its strategy and reference validator.
 fn roots() -> (jerry_contracts_codegen::Corpus, Vec<String>) {
@@ -24,10 +37,23 @@ fn roots() -> (jerry_contracts_codegen::Corpus, Vec<String>) {
     (corpus, roots)
 }
 
-fn runner(cases: u32) -> TestRunner {
+/// A runner with the fixed (or the chosen) seed and case count.
+fn runner() -> TestRunner {
     let persistence =
         FileFailurePersistence::Direct(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/properties.proptest-regressions"));
-    TestRunner::new(Config { cases, failure_persistence: Some(Box::new(persistence)), ..Config::default() })
+    let cases = std::env::var("JERRY_PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(CASES);
+    let seed = std::env::var("JERRY_PROPTEST_SEED").map_or(SEED, |text| {
+        // FNV-1a over the text, spread over the 32 bytes.
+        let mut seed = [0u8; 32];
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for (i, byte) in text.bytes().cycle().take(text.len().max(1) * 4).enumerate() {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+            seed[i % 32] ^= hash.to_le_bytes()[i % 8];
+        }
+        seed
+    });
+    let config = Config { cases, failure_persistence: Some(Box::new(persistence)), ..Config::default() };
+    TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &seed))
 }
 
 #[test]
@@ -39,7 +65,7 @@ fn generated_documents_are_valid_and_round_trip_through_their_types() {
         let reference = support::validator(&registry, &schema.id);
         let entry = typed::find(path, "").unwrap();
         let strategy = strategy::documents(&corpus, path, "");
-        runner(24)
+        runner()
             .run(&strategy, |document| {
                 let errors = support::errors(&reference, &document);
                 prop_assert!(errors.is_empty(), "{path}: the strategy made an invalid document {document}: {errors:?}");
@@ -56,46 +82,78 @@ fn generated_documents_are_valid_and_round_trip_through_their_types() {
     }
 }
 
-/// One change that may or may not break the schema.
+/// One change that may or may not break the schema, at a place chosen by index (modulo the
+/// number of places there are).
 #[derive(Debug, Clone)]
 enum Mutation {
+    /// Remove the member or element at a place (any depth).
     Drop(usize),
+    /// Replace the value at a place with a value of another type.
     Retype(usize, Value),
+    /// Push the value at a place far out: a long string, a large number, an empty array.
     Stretch(usize),
+    /// Break a constraint that applies in the document just past its limit: the chosen
+    /// site's chosen invalid boundary candidate (a required member: removed).
+    Break(usize, usize),
 }
 
-fn mutate(document: &Value, mutation: &Mutation) -> Value {
-    let mut out = document.clone();
-    let Some(object) = out.as_object_mut() else { return out };
-    let keys: Vec<String> = object.keys().cloned().collect();
-    if keys.is_empty() {
-        return out;
+/// Every place of `value` below the root, as JSON Pointers, parents before children.
+fn places(value: &Value, at: &str, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, member) in map {
+                let place = format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"));
+                out.push(place.clone());
+                places(member, &place, out);
+            }
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                let place = format!("{at}/{index}");
+                out.push(place.clone());
+                places(item, &place, out);
+            }
+        }
+        _ => {}
     }
-    match mutation {
-        Mutation::Drop(i) => {
-            object.remove(&keys[i % keys.len()]);
-        }
-        Mutation::Retype(i, value) => {
-            object.insert(keys[i % keys.len()].clone(), value.clone());
-        }
-        Mutation::Stretch(i) => {
-            let key = &keys[i % keys.len()];
-            let stretched = match &object[key] {
+}
+
+fn mutate(document: &Value, mutation: &Mutation, sites: &[boundary::Site]) -> Value {
+    use jerry_contracts_codegen::fixtures::edit;
+    let mut at = Vec::new();
+    places(document, "", &mut at);
+    let place = |i: usize| at.get(i % at.len().max(1)).cloned();
+    let changed = match mutation {
+        Mutation::Drop(i) => place(*i).and_then(|p| edit(document, &p, None)),
+        Mutation::Retype(i, value) => place(*i).and_then(|p| edit(document, &p, Some(value))),
+        Mutation::Stretch(i) => place(*i).and_then(|p| {
+            let stretched = match document.pointer(&p)? {
                 Value::String(s) => json!(format!("{s}{}", "x".repeat(1200))),
                 Value::Number(n) => json!(n.as_f64().unwrap_or(0.0) * 1e6 + 1e6),
                 Value::Array(_) => Value::Array(Vec::new()),
                 other => other.clone(),
             };
-            object.insert(key.clone(), stretched);
+            edit(document, &p, Some(&stretched))
+        }),
+        Mutation::Break(i, j) => {
+            let site = sites.get(i % sites.len().max(1));
+            site.and_then(|site| {
+                if site.keyword == "required" {
+                    return edit(document, &site.pointer, None);
+                }
+                let (_, invalid) = boundary::candidates(site);
+                let (_, value) = invalid.get(j % invalid.len().max(1))?;
+                edit(document, &site.pointer, Some(value))
+            })
         }
-    }
-    out
+    };
+    changed.unwrap_or_else(|| document.clone())
 }
 
 fn mutations() -> impl Strategy<Value = Mutation> {
     prop_oneof![
-        any::<usize>().prop_map(Mutation::Drop),
-        (
+        1 => any::<usize>().prop_map(Mutation::Drop),
+        1 => (
             any::<usize>(),
             prop_oneof![
                 Just(json!(null)),
@@ -107,7 +165,8 @@ fn mutations() -> impl Strategy<Value = Mutation> {
             ]
         )
             .prop_map(|(i, v)| Mutation::Retype(i, v)),
-        any::<usize>().prop_map(Mutation::Stretch),
+        1 => any::<usize>().prop_map(Mutation::Stretch),
+        3 => (any::<usize>(), any::<usize>()).prop_map(|(i, j)| Mutation::Break(i, j)),
     ]
 }
 
@@ -120,9 +179,11 @@ fn mutated_documents_get_one_verdict_from_types_interpreter_and_reference() {
         let reference = support::validator(&registry, &schema.id);
         let entry = typed::find(path, "").unwrap();
         let strategy = (strategy::documents(&corpus, path, ""), mutations());
-        runner(24)
+        let holds = |uri: &str, value: &Value| support::validator(&registry, uri).is_valid(value);
+        runner()
             .run(&strategy, |(document, mutation)| {
-                let mutated = mutate(&document, &mutation);
+                let sites = boundary::sites(&corpus, &holds, path, "", &document);
+                let mutated = mutate(&document, &mutation, &sites);
                 let reference_valid = reference.is_valid(&mutated);
                 let typed_valid = entry.check(&mutated).is_ok();
                 prop_assert_eq!(

@@ -112,11 +112,30 @@ fn violations_name_the_place_with_json_names() {
 }
 
 #[test]
-fn patterns_are_ecma_262_and_lengths_count_characters() {
-    let mut document = researcher();
-    document["findings"][0]["id"] = json!("F-\u{0660}\u{0660}\u{0661}");
-    let output: ps::ResearcherOutput = serde_json::from_value(document).unwrap();
-    assert!(output.validate().is_err(), "Arabic-Indic digits are not [0-9]");
+fn ecma_262_digit_class_is_ascii_only() {
+    // `^R-\d{8}T\d{6}$` (orchestration/recovery.json): ECMA-262 `\d` is [0-9], never a
+    // Unicode digit. (`\w` and `\s`, which no corpus schema uses, are in tests/conformance.rs.)
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/orchestration/recovery/valid/maximal.json");
+    let mut document: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    document["id"] = json!("R-20260414T131500");
+    assert_eq!(violations("orchestration/recovery.json", &document), []);
+    for digit in ['\u{0661}', '\u{0967}', '\u{FF11}', '\u{1D7CF}'] {
+        document["id"] = json!(format!("R-20260414T13150{digit}"));
+        assert_eq!(
+            violations("orchestration/recovery.json", &document),
+            [("/id".to_owned(), Stage::Constraint)],
+            "{digit:?} is a Unicode digit, not an ECMA \\d"
+        );
+    }
+    let mut requirement = json!("REQ-ECL-001");
+    let entry = typed::find("common/types.json", "/definitions/requirement_id").unwrap();
+    assert!(entry.check(&requirement).is_ok());
+    requirement = json!("REQ-ECL-\u{0660}\u{0660}\u{0661}");
+    assert!(entry.check(&requirement).is_err(), "^REQ-[A-Z]{{3}}-\\d{{3}}$ takes ASCII digits only");
+}
+
+#[test]
+fn lengths_count_characters() {
     // 500 two-byte characters: 1000 bytes, within maxLength 500.
     let mut document = researcher();
     document["findings"][0]["summary"] = json!("é".repeat(500));
