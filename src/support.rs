@@ -205,9 +205,10 @@ impl UriReferenceValue for String {
     }
 }
 
-impl UriReferenceValue for Option<String> {
+/// Absent or `null` (an optional, possibly nullable field): nothing to check.
+impl<T: UriReferenceValue> UriReferenceValue for Option<T> {
     fn uri_reference_text(&self) -> Option<&str> {
-        self.as_deref()
+        self.as_ref().and_then(UriReferenceValue::uri_reference_text)
     }
 }
 
@@ -427,9 +428,10 @@ impl<U: PartialEq> UniqueItems for Vec<U> {
     }
 }
 
-impl<U: PartialEq> UniqueItems for Option<Vec<U>> {
+/// Absent or `null` (an optional, possibly nullable field): nothing to check.
+impl<T: UniqueItems> UniqueItems for Option<T> {
     fn first_repeat(&self) -> Option<(usize, usize)> {
-        self.as_deref().and_then(UniqueItems::first_repeat)
+        self.as_ref().and_then(UniqueItems::first_repeat)
     }
 }
 

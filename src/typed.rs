@@ -14,10 +14,16 @@ pub struct TypeEntry {
     pub pointer: &'static str,
     /// Public path of the Rust type, e.g. `agents::ps::ResearcherOutput`.
     pub rust_path: &'static str,
-    pub(crate) check: fn(&Value) -> Result<(), Vec<Violation>>,
-    pub(crate) round_trip: fn(&Value) -> Result<Value, Violation>,
+    /// The typed check (filled in by generated code).
+    #[doc(hidden)]
+    pub check: fn(&Value) -> Result<(), Vec<Violation>>,
+    /// The round trip (filled in by generated code).
+    #[doc(hidden)]
+    pub round_trip: fn(&Value) -> Result<Value, Violation>,
+    /// The derived schema (filled in by generated code).
     #[cfg(feature = "schemars")]
-    pub(crate) json_schema: fn() -> Value,
+    #[doc(hidden)]
+    pub json_schema: fn() -> Value,
 }
 
 impl TypeEntry {
@@ -109,8 +115,9 @@ pub fn nested(violation: &Violation) -> String {
     }
 }
 
-/// The typed check of a type with garde rules.
-pub(crate) fn check_validated<T>(value: &Value) -> Result<(), Vec<Violation>>
+/// The typed check of a type with garde rules (used by generated code).
+#[doc(hidden)]
+pub fn check_validated<T>(value: &Value) -> Result<(), Vec<Violation>>
 where
     T: DeserializeOwned + garde::Validate<Context = ()>,
 {
@@ -127,8 +134,9 @@ where
     })
 }
 
-/// Deserialises and serialises back.
-pub(crate) fn round_trip<T: DeserializeOwned + serde::Serialize>(value: &Value) -> Result<Value, Violation> {
+/// Deserialises and serialises back (used by generated code).
+#[doc(hidden)]
+pub fn round_trip<T: DeserializeOwned + serde::Serialize>(value: &Value) -> Result<Value, Violation> {
     let typed: T = deserialize(value)?;
     serde_json::to_value(&typed).map_err(|err| Violation {
         pointer: String::new(),
@@ -137,14 +145,17 @@ pub(crate) fn round_trip<T: DeserializeOwned + serde::Serialize>(value: &Value) 
     })
 }
 
-/// The typed check of a type that is valid by construction (enums, constants, format types).
-pub(crate) fn check_shape<T: DeserializeOwned>(value: &Value) -> Result<(), Vec<Violation>> {
+/// The typed check of a type that is valid by construction (enums, constants, format types;
+/// used by generated code).
+#[doc(hidden)]
+pub fn check_shape<T: DeserializeOwned>(value: &Value) -> Result<(), Vec<Violation>> {
     deserialize::<T>(value).map(drop).map_err(|v| vec![v])
 }
 
 /// The draft-07 schema schemars derives for `T`.
 #[cfg(feature = "schemars")]
-pub(crate) fn json_schema<T: schemars::JsonSchema>() -> Value {
+#[doc(hidden)]
+pub fn json_schema<T: schemars::JsonSchema>() -> Value {
     schemars::generate::SchemaSettings::draft07().into_generator().into_root_schema_for::<T>().to_value()
 }
 

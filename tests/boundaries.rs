@@ -42,7 +42,7 @@ const PATTERN_KINDS: usize = 4;
 const IMPLIED: &[(&str, &str, &str)] = &[(
     "common/types.json#/definitions/uuid/format",
     "common/types.json#/definitions/uuid/pattern",
-    "the pattern beside it is the canonical uuid form itself (seed 004 writes both), so no value breaks one and not the other",
+    "draft-07 defines no `uuid` format, so validators ignore it; the canonical pattern beside it, which the generator requires there, is what rejects a malformed uuid",
 )];
 
 #[test]

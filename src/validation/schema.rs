@@ -76,7 +76,33 @@ pub fn interpret(schema: &str, value: &Value) -> Vec<(String, String)> {
     }
 }
 
+/// Testing hook: [`interpret`] against a schema of another set of schemas, such as the
+/// conformance corpus generated into its own crate. The set is compiled afresh on every call.
+#[doc(hidden)]
+pub fn interpret_in(schemas: &'static [SchemaInfo], schema: &str, value: &Value) -> Vec<(String, String)> {
+    let (name, fragment) = schema.split_once('#').unwrap_or((schema, ""));
+    let violations = registry::lookup_in(schemas, name).and_then(|info| {
+        let tree = Compiler::compile(schemas, info);
+        let root = tree.index.get(&(info.path, fragment.to_owned())).copied()?;
+        let mut violations = Vec::new();
+        tree.eval(root, value, &Path::Root, 0, &mut violations);
+        Some(violations)
+    });
+    match violations {
+        Some(violations) => violations.into_iter().map(|v| (v.keyword.to_owned(), v.pointer)).collect(),
+        None => vec![("unknownSchema".to_owned(), String::new())],
+    }
+}
+
 impl super::Validator {
+    /// Testing hook, the same as the schema layer's `interpret_in`: the `(keyword, instance
+    /// pointer)` of every schema violation in `value` against `schema` of the set `schemas`.
+    /// Not part of the stable API.
+    #[doc(hidden)]
+    pub fn interpret_in(schemas: &'static [SchemaInfo], schema: &str, value: &Value) -> Vec<(String, String)> {
+        interpret_in(schemas, schema, value)
+    }
+
     /// Testing hook, the same as the schema layer's `interpret`: the `(keyword, instance
     /// pointer)` of every schema violation in `value` against `schema` (a registry name,
     /// optionally with `#` and a definition's JSON Pointer). Not part of the stable API.
@@ -217,7 +243,7 @@ fn tree(path: &str) -> Option<&'static Tree> {
     let trees = TREES.get_or_init(|| schemas.iter().map(|_| OnceLock::new()).collect());
     let index = schemas.iter().position(|s| s.path == path)?;
     let file = schemas.get(index)?;
-    Some(trees.get(index)?.get_or_init(|| Compiler::compile(file)))
+    Some(trees.get(index)?.get_or_init(|| Compiler::compile(schemas, file)))
 }
 
 /// The compiled pattern for `source`, compiled once per process.
@@ -234,14 +260,16 @@ fn pattern(source: &'static str) -> Result<Arc<EcmaPattern>, String> {
 
 /// Builds a [`Tree`].
 struct Compiler {
+    /// The set of schemas `$ref`s are resolved in.
+    schemas: &'static [SchemaInfo],
     nodes: Vec<Node>,
     index: HashMap<(&'static str, String), NodeId>,
 }
 
 impl Compiler {
     /// Compiles `file`'s root and every definition.
-    fn compile(file: &'static SchemaInfo) -> Tree {
-        let mut compiler = Self { nodes: Vec::new(), index: HashMap::new() };
+    fn compile(schemas: &'static [SchemaInfo], file: &'static SchemaInfo) -> Tree {
+        let mut compiler = Self { schemas, nodes: Vec::new(), index: HashMap::new() };
         compiler.node(file, String::new());
         if let Some(definitions) = file.document.get("definitions").and_then(Value::as_object) {
             for name in definitions.keys() {
@@ -283,7 +311,7 @@ impl Compiler {
         };
         if let Some(reference) = map.get("$ref") {
             let target = reference.as_str().ok_or_else(|| "$ref is not a string".to_owned());
-            return match target.and_then(|r| registry::resolve(file, r)) {
+            return match target.and_then(|r| registry::resolve_in(self.schemas, file, r)) {
                 Ok((target, target_pointer)) => Node::Ref(self.node(target, target_pointer)),
                 Err(reason) => Node::Broken { keyword: "$ref", reason: format!("{}#{pointer}: {reason}", file.path) },
             };

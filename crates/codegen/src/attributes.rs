@@ -162,6 +162,11 @@ fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan) -> Result<(
             }
             let rules = rules(def, &def.pointer, &source, plan)?;
             if let Some(field) = fields.unnamed.first_mut() {
+                if is_integer(&source) {
+                    // A named integer (a root, a definition, a hoisted item) reads `1.0` as 1,
+                    // as integer fields do (D-110).
+                    integer_field(field);
+                }
                 if validates {
                     let text = if rules.is_empty() { "skip".to_owned() } else { rules.join(", ") };
                     field.attrs.push(attr(&format!("#[garde({text})]")));
@@ -220,9 +225,9 @@ fn integer_field(field: &mut syn::Field) {
     let optional = option_inner(&field.ty).is_some();
     field.attrs.retain(|a| !a.path().is_ident("serde") || serde_rename(std::slice::from_ref(a)).is_some());
     let serde = if optional {
-        "#[serde(default, skip_serializing_if = \"::std::option::Option::is_none\", deserialize_with = \"crate::support::integer::deserialize\")]"
+        "#[serde(default, skip_serializing_if = \"::std::option::Option::is_none\", deserialize_with = \"::jerry_contracts::support::integer::deserialize\")]"
     } else {
-        "#[serde(deserialize_with = \"crate::support::integer::deserialize\")]"
+        "#[serde(deserialize_with = \"::jerry_contracts::support::integer::deserialize\")]"
     };
     field.attrs.push(attr(serde));
 }
@@ -251,7 +256,7 @@ fn field_type(field: &mut syn::Field, required: bool, nullable: bool) {
             field.ty = wrap_option(inner);
             field.attrs.push(attr("#[serde(deserialize_with = \"required_nullable\")]"));
             field.attrs.push(attr(&format!(
-                "#[cfg_attr(feature = \"schemars\", schemars(required, with = \"{shown}\", transform = crate::support::nullable))]"
+                "#[cfg_attr(feature = \"schemars\", schemars(required, with = \"{shown}\", transform = ::jerry_contracts::support::nullable))]"
             )));
         }
         (false, false) => {
@@ -269,7 +274,7 @@ fn field_type(field: &mut syn::Field, required: bool, nullable: bool) {
             )));
             field.ty = wrap_option(wrap_option(inner));
             field.attrs.push(attr(
-                "#[serde(default, skip_serializing_if = \"::std::option::Option::is_none\", with = \"crate::support::double_option\")]",
+                "#[serde(default, skip_serializing_if = \"::std::option::Option::is_none\", with = \"::jerry_contracts::support::double_option\")]",
             ));
         }
     }
@@ -297,14 +302,16 @@ fn wrap_option(ty: Type) -> Type {
 fn schemars_extensions(attrs: &mut Vec<Attribute>, schema: &Map<String, Value>) {
     match schema.get("format").and_then(Value::as_str) {
         Some("uri-reference") => attrs.push(attr(
-            "#[cfg_attr(feature = \"schemars\", schemars(transform = crate::support::extend_format_uri_reference))]",
+            "#[cfg_attr(feature = \"schemars\", schemars(transform = ::jerry_contracts::support::extend_format_uri_reference))]",
         )),
         Some("uri") => attrs
-            .push(attr("#[cfg_attr(feature = \"schemars\", schemars(transform = crate::support::extend_format_uri))]")),
+            .push(attr("#[cfg_attr(feature = \"schemars\", schemars(transform = ::jerry_contracts::support::extend_format_uri))]")),
         _ => {}
     }
     if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
-        attrs.push(attr("#[cfg_attr(feature = \"schemars\", schemars(transform = crate::support::unique))]"));
+        attrs.push(attr(
+            "#[cfg_attr(feature = \"schemars\", schemars(transform = ::jerry_contracts::support::unique))]",
+        ));
     }
 }
 
@@ -319,7 +326,9 @@ fn rules(def: &TypeDef, at: &str, schema: &Map<String, Value>, plan: &Plan) -> R
         }
         return Ok(rules);
     }
-    let is_array = schema.get("type") == Some(&Value::from("array"));
+    let is_array = schema
+        .get("type")
+        .is_some_and(|t| t == "array" || t.as_array().is_some_and(|a| a.contains(&Value::from("array"))));
     let is_string = schema
         .get("type")
         .is_some_and(|t| t == "string" || t.as_array().is_some_and(|a| a.contains(&Value::from("string"))));
@@ -331,8 +340,12 @@ fn rules(def: &TypeDef, at: &str, schema: &Map<String, Value>, plan: &Plan) -> R
             format!("{:?}", value.as_f64().unwrap_or_default())
         })
     };
+    let is_number = integer == Some(true)
+        || schema
+            .get("type")
+            .is_some_and(|t| t == "number" || t.as_array().is_some_and(|a| a.contains(&Value::from("number"))));
     let (min, max) = (number("minimum"), number("maximum"));
-    if min.is_some() || max.is_some() {
+    if is_number && (min.is_some() || max.is_some()) {
         rules.push(bounds("range", &[], min, max));
     }
     let count = |key: &str| schema.get(key).and_then(Value::as_u64).map(|n| n.to_string());
@@ -348,8 +361,8 @@ fn rules(def: &TypeDef, at: &str, schema: &Map<String, Value>, plan: &Plan) -> R
             rules.push(format!("pattern(P{index})"));
         }
         match schema.get("format").and_then(Value::as_str) {
-            Some("uri") => rules.push("custom(crate::support::uri)".to_owned()),
-            Some("uri-reference") => rules.push("custom(crate::support::uri_reference)".to_owned()),
+            Some("uri") => rules.push("custom(::jerry_contracts::support::uri)".to_owned()),
+            Some("uri-reference") => rules.push("custom(::jerry_contracts::support::uri_reference)".to_owned()),
             _ => {}
         }
     }
@@ -359,7 +372,7 @@ fn rules(def: &TypeDef, at: &str, schema: &Map<String, Value>, plan: &Plan) -> R
             rules.push(bounds("length", &[], min, max));
         }
         if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
-            rules.push("custom(crate::support::unique_items)".to_owned());
+            rules.push("custom(::jerry_contracts::support::unique_items)".to_owned());
         }
         if let Some(items) = schema.get("items") {
             if element_validates(def, &format!("{at}/items"), items, plan) {

@@ -68,12 +68,13 @@ pub struct Schema {
 }
 
 impl Schema {
-    /// True when the schema describes a document at its root (it has a `type`, `properties`,
-    /// `$ref` or `const` there); false for definition libraries such as `common/types.json`.
+    /// True when the schema describes a document at its root: it has any keyword there besides
+    /// the identifiers, the annotations and `definitions` (a bare `enum`, a `pattern`, a `type`
+    /// …); false for definition libraries such as `common/types.json`.
     pub fn has_root_type(&self) -> bool {
-        ["type", "properties", "$ref", "const", "allOf", "anyOf", "oneOf"]
-            .iter()
-            .any(|k| self.document.get(k).is_some())
+        const NOT_A_ROOT: &[&str] =
+            &["$schema", "$id", "$comment", "title", "description", "examples", "default", "definitions"];
+        self.document.as_object().is_some_and(|root| root.keys().any(|k| !NOT_A_ROOT.contains(&k.as_str())))
     }
 
     /// Names under `definitions`, sorted.

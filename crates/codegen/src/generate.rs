@@ -42,8 +42,8 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
         let doc = format!(" ECMA-262 pattern `{pattern}`.");
         quote! {
             #[doc = #doc]
-            pub static #ident: ::std::sync::LazyLock<crate::support::EcmaPattern> =
-                ::std::sync::LazyLock::new(|| crate::support::EcmaPattern::new(#literal));
+            pub static #ident: ::std::sync::LazyLock<::jerry_contracts::support::EcmaPattern> =
+                ::std::sync::LazyLock::new(|| ::jerry_contracts::support::EcmaPattern::new(#literal));
         }
     });
     let dispatches = plan.types.iter().filter_map(dispatch);
@@ -53,14 +53,14 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
         let (schema, pointer) = (&def.file, &def.pointer);
         let check = if def.validates { quote!(check_validated) } else { quote!(check_shape) };
         quote! {
-            crate::typed::TypeEntry {
+            ::jerry_contracts::typed::TypeEntry {
                 schema: #schema,
                 pointer: #pointer,
                 rust_path: #rust_path,
-                check: crate::typed::#check::<#ident>,
-                round_trip: crate::typed::round_trip::<#ident>,
+                check: ::jerry_contracts::typed::#check::<#ident>,
+                round_trip: ::jerry_contracts::typed::round_trip::<#ident>,
                 #[cfg(feature = "schemars")]
-                json_schema: crate::typed::json_schema::<#ident>,
+                json_schema: ::jerry_contracts::typed::json_schema::<#ident>,
             },
         }
     });
@@ -96,7 +96,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
             #(#dispatches)*
 
             /// Every generated type with the schema it comes from.
-            pub static TYPES: &[crate::typed::TypeEntry] = &[#(#entries)*];
+            pub static TYPES: &[::jerry_contracts::typed::TypeEntry] = &[#(#entries)*];
         }
         #modules
     };
@@ -127,8 +127,12 @@ fn shapes(plan: &Plan) -> Result<syn::File, Vec<Problem>> {
         definitions.push((def.flat.clone(), schema));
     }
     space.add_ref_types(definitions).map_err(|e| vec![Problem::new("schemas/", "", format!("typify: {e}"))])?;
-    syn::parse2(space.to_stream())
-        .map_err(|e| vec![Problem::new("schemas/", "", format!("typify output does not parse: {e}"))])
+    // The dispatch enums are handed to typify as external types of this crate's generated
+    // module; they live in the crate that includes the generated code, whichever it is.
+    let external = format!(":: jerry_contracts :: {FLAT_MODULE} ::");
+    let own = format!("crate :: {FLAT_MODULE} ::");
+    let text = space.to_stream().to_string().replace(&external, &own);
+    syn::parse_str(&text).map_err(|e| vec![Problem::new("schemas/", "", format!("typify output does not parse: {e}"))])
 }
 
 /// `pub mod agents { pub mod ps { pub use crate::generated::ResearcherOutput; … } … }`.
@@ -202,15 +206,15 @@ fn dispatch(def: &TypeDef) -> Option<TokenStream> {
     });
     let arms = variants.iter().map(|(variant, _, agent)| {
         quote! {
-            ::std::option::Option::Some(#agent) => crate::typed::deserialize(&value)
+            ::std::option::Option::Some(#agent) => ::jerry_contracts::typed::deserialize(&value)
                 .map(|v| Self::#variant(::std::boxed::Box::new(v)))
-                .map_err(|v| ::serde::de::Error::custom(crate::typed::nested(&v))),
+                .map_err(|v| ::serde::de::Error::custom(::jerry_contracts::typed::nested(&v))),
         }
     });
     let from_agent_arms = variants.iter().map(|(variant, _, agent)| {
         quote! {
             ::std::option::Option::Some(#agent) => ::std::option::Option::Some(
-                crate::typed::deserialize(value).map(|v| Self::#variant(::std::boxed::Box::new(v))),
+                ::jerry_contracts::typed::deserialize(value).map(|v| Self::#variant(::std::boxed::Box::new(v))),
             ),
         }
     });
@@ -246,9 +250,9 @@ fn dispatch(def: &TypeDef) -> Option<TokenStream> {
                 let agent = value.get("agent_id").and_then(::serde_json::Value::as_str).map(::std::borrow::ToOwned::to_owned);
                 match agent.as_deref() {
                     #(#arms)*
-                    _ => crate::typed::deserialize(&value)
+                    _ => ::jerry_contracts::typed::deserialize(&value)
                         .map(|v| Self::Generic(::std::boxed::Box::new(v)))
-                        .map_err(|v| ::serde::de::Error::custom(crate::typed::nested(&v))),
+                        .map_err(|v| ::serde::de::Error::custom(::jerry_contracts::typed::nested(&v))),
                 }
             }
         }
@@ -259,11 +263,11 @@ fn dispatch(def: &TypeDef) -> Option<TokenStream> {
             pub fn from_agent(
                 agent_id: ::std::option::Option<&str>,
                 value: &::serde_json::Value,
-            ) -> ::std::option::Option<::std::result::Result<Self, crate::typed::Violation>> {
+            ) -> ::std::option::Option<::std::result::Result<Self, ::jerry_contracts::typed::Violation>> {
                 match agent_id {
                     #(#from_agent_arms)*
                     ::std::option::Option::None => ::std::option::Option::Some(
-                        crate::typed::deserialize(value).map(|v| Self::Generic(::std::boxed::Box::new(v))),
+                        ::jerry_contracts::typed::deserialize(value).map(|v| Self::Generic(::std::boxed::Box::new(v))),
                     ),
                     ::std::option::Option::Some(_) => ::std::option::Option::None,
                 }
@@ -321,12 +325,12 @@ pub fn embedded(corpus: &crate::Corpus, dir: &std::path::Path) -> String {
     let entries = corpus.schemas.iter().map(|schema| {
         let file = base.join(&schema.path).to_string_lossy().replace('\\', "/");
         let (path, id) = (&schema.path, &schema.id);
-        quote! { crate::registry::EmbeddedSchema { path: #path, id: #id, text: include_str!(#file) }, }
+        quote! { ::jerry_contracts::registry::EmbeddedSchema { path: #path, id: #id, text: include_str!(#file) }, }
     });
     let tokens = quote! {
         /// Every schema file of the corpus, as written.
         #[doc(hidden)]
-        pub static EMBEDDED_SCHEMAS: &[crate::registry::EmbeddedSchema] = &[#(#entries)*];
+        pub static EMBEDDED_SCHEMAS: &[::jerry_contracts::registry::EmbeddedSchema] = &[#(#entries)*];
     };
     match syn::parse2::<syn::File>(tokens) {
         Ok(file) => prettyplease::unparse(&file),

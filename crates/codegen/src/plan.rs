@@ -219,7 +219,9 @@ impl Planner<'_> {
         if let Some(values) = node.get("enum") {
             return (Kind::Enum, self.enumeration(file, pointer, values, false));
         }
-        let is_struct = node.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty());
+        let is_struct = node.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty())
+            && types.iter().any(|t| t == "object");
+        self.object_keywords(file, pointer, node, &types);
         if is_struct {
             return (Kind::Struct, self.structure(file, pointer, node, public));
         }
@@ -258,7 +260,9 @@ impl Planner<'_> {
         if map.get("const") == Some(&Value::Bool(true)) {
             return rust_type("jerry_contracts::support::True");
         }
-        let is_struct = map.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty());
+        let is_struct = map.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty())
+            && types.iter().any(|t| t == "object");
+        self.object_keywords(file, pointer, map, &types);
         let constrained_primitive = role != Role::Property
             && (PRIMITIVE_CONSTRAINTS.iter().any(|k| map.contains_key(*k))
                 || map.get("format").and_then(Value::as_str).is_some_and(|f| f.starts_with("uri")));
@@ -297,6 +301,9 @@ impl Planner<'_> {
         }
         let public = naming::override_for(file, pointer).map_or_else(
             || match role {
+                // The items or values of a named array or map (a root, a definition).
+                Role::Item if property.is_empty() => format!("{owner}Item"),
+                Role::MapValue if property.is_empty() => format!("{owner}Value"),
                 Role::Property => naming::member(owner, &pascal(property)),
                 Role::Item => naming::member(owner, &pascal(&singular(property))),
                 Role::MapValue => format!("{}Value", naming::member(owner, &pascal(&singular(property)))),
@@ -306,6 +313,36 @@ impl Planner<'_> {
         let index = self.register(file, pointer, public, Value::Object(map.clone()));
         self.lower_named(index);
         index
+    }
+
+    /// Object keywords the types can only carry on a declared object: draft-07 applies
+    /// `properties` and `required` to objects alone and accepts every other value, which a
+    /// struct cannot hold; and `required` needs its properties declared to become fields.
+    fn object_keywords(&mut self, file: &str, pointer: &str, map: &Map<String, Value>, types: &[String]) {
+        let object = types.iter().any(|t| t == "object");
+        for keyword in ["properties", "required", "additionalProperties"] {
+            if map.contains_key(keyword) && !object && !types.is_empty() {
+                // Declared as another type: draft-07 ignores the keyword there, and so do the types.
+                continue;
+            }
+            if map.contains_key(keyword) && !object {
+                self.problem(
+                    file,
+                    &format!("{pointer}/{keyword}"),
+                    format!(
+                        "`{keyword}` without \"type\": \"object\": draft-07 applies it to objects only and accepts any other value, which a generated type cannot; declare the type"
+                    ),
+                );
+            }
+        }
+        let declared = map.get("properties").and_then(Value::as_object);
+        if object && map.contains_key("required") && declared.is_none_or(Map::is_empty) {
+            self.problem(
+                file,
+                &format!("{pointer}/required"),
+                "`required` without `properties` is not supported: declare the required properties",
+            );
+        }
     }
 
     /// The `type` keyword as a list of non-null types, and whether `null` is allowed.
@@ -470,12 +507,16 @@ impl Planner<'_> {
                 Some("date") => rust_type("jerry_contracts::formats::Date"),
                 Some("date-time") => rust_type("jerry_contracts::formats::DateTime"),
                 Some("uuid") => {
-                    let pattern = map.get("pattern").and_then(Value::as_str);
-                    if pattern.is_some_and(|p| p != UUID_PATTERN) {
+                    // Draft-07 defines no `uuid` format, so validators ignore it: the Uuid type
+                    // may only enforce what the canonical pattern beside it makes every validator
+                    // enforce.
+                    if map.get("pattern").and_then(Value::as_str) != Some(UUID_PATTERN) {
                         self.problem(
                             file,
-                            &format!("{pointer}/pattern"),
-                            format!("a uuid's pattern must be {UUID_PATTERN}, which the Uuid type enforces"),
+                            &format!("{pointer}/format"),
+                            format!(
+                                "`format: uuid` needs the pattern {UUID_PATTERN} beside it: draft-07 defines no uuid format, so without the pattern validators accept any string, which the Uuid type would refuse"
+                            ),
                         );
                     }
                     rust_type("jerry_contracts::formats::Uuid")
@@ -487,14 +528,19 @@ impl Planner<'_> {
             },
             Some(kind @ ("number" | "integer" | "boolean")) => json!({"type": kind}),
             None => {
-                if map
+                let asserting: Vec<&str> = map
                     .keys()
-                    .any(|k| !["description", "title", "examples", "default", "$comment"].contains(&k.as_str()))
-                {
+                    .map(String::as_str)
+                    .filter(|k| !["description", "title", "examples", "default", "$comment"].contains(k))
+                    .collect();
+                if !asserting.is_empty() {
                     return self.problem(
                         file,
                         pointer,
-                        format!("schema of {owner_name} has no type the generator can map"),
+                        format!(
+                            "schema of {owner_name} has no type the generator can map: {} without a \"type\" applies to one JSON type only and accepts every other value, which a generated type cannot; declare the type",
+                            asserting.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+                        ),
                     );
                 }
                 json!({})
@@ -625,15 +671,24 @@ fn mark_validating(types: &mut [TypeDef]) {
 
 /// Whether a schema node carries a constraint that a garde rule checks (not counting
 /// subschemas, and not the pattern a format type enforces itself).
+/// Only keywords that apply to the node's declared type count: draft-07 ignores `pattern` on an
+/// integer or `minItems` on a string, and so do the types.
 pub fn has_own_constraint(node: &Value) -> bool {
     let Some(map) = node.as_object() else { return false };
+    let is = |name: &str| {
+        map.get("type").is_some_and(|t| t == name || t.as_array().is_some_and(|list| list.iter().any(|v| v == name)))
+    };
+    let any = |keys: &[&str]| keys.iter().any(|k| map.contains_key(*k));
     let format = map.get("format").and_then(Value::as_str);
     if matches!(format, Some("date" | "date-time" | "uuid")) {
+        // The format type enforces the format and the pattern a uuid may carry.
         return false;
     }
-    PRIMITIVE_CONSTRAINTS.iter().any(|k| map.contains_key(*k))
-        || ["minItems", "maxItems", "uniqueItems"].iter().any(|k| map.contains_key(*k))
-        || matches!(format, Some("uri" | "uri-reference"))
+    let string = is("string")
+        && (any(&["pattern", "minLength", "maxLength"]) || matches!(format, Some("uri" | "uri-reference")));
+    let number = (is("number") || is("integer")) && any(&["minimum", "maximum"]);
+    let array = is("array") && (any(&["minItems", "maxItems"]) || map.get("uniqueItems") == Some(&Value::Bool(true)));
+    string || number || array
 }
 
 fn references_any(lowered: &Value, names: &[String]) -> bool {
