@@ -131,8 +131,8 @@ impl Walk<'_> {
         for (i, sub) in map.get("allOf").and_then(Value::as_array).into_iter().flatten().enumerate() {
             self.visit(file, &format!("{pointer}/allOf/{i}"), sub, instance, at, out, depth + 1);
         }
-        if let Some(condition) = map.get("if") {
-            let _ = condition;
+        if map.contains_key("if") {
+            // The condition is judged in place (it may hold `$ref`s), then one branch applies.
             let id = corpus.get(file).map(|s| s.id.clone()).unwrap_or_default();
             let holds = (self.holds)(&format!("{id}#{pointer}/if"), instance);
             let branch = if holds { "then" } else { "else" };
