@@ -1184,8 +1184,8 @@ pub mod integer {
         }
     }
 
-    /// The shapes an integer field takes: `i64`, a list of them, and the optional forms (an
-    /// optional field, when present, must hold a value).
+    /// The shapes an integer field takes: `i64`, lists and maps of them at any depth, and the
+    /// optional forms (an optional field, when present, must hold a value).
     pub trait IntegerField: Sized {
         /// What is read from JSON.
         type Raw: for<'de> Deserialize<'de>;
@@ -1200,10 +1200,17 @@ pub mod integer {
         }
     }
 
-    impl IntegerField for Vec<i64> {
-        type Raw = Vec<JsonInteger>;
-        fn from_raw(raw: Vec<JsonInteger>) -> Self {
-            raw.into_iter().map(|i| i.0).collect()
+    impl<T: IntegerField> IntegerField for Vec<T> {
+        type Raw = Vec<T::Raw>;
+        fn from_raw(raw: Vec<T::Raw>) -> Self {
+            raw.into_iter().map(T::from_raw).collect()
+        }
+    }
+
+    impl<T: IntegerField> IntegerField for std::collections::BTreeMap<String, T> {
+        type Raw = std::collections::BTreeMap<String, T::Raw>;
+        fn from_raw(raw: Self::Raw) -> Self {
+            raw.into_iter().map(|(k, v)| (k, T::from_raw(v))).collect()
         }
     }
 

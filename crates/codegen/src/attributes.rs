@@ -127,7 +127,7 @@ fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan) -> Result<(
                 let is_required = required.contains(&json_name.as_str());
                 let nullable = is_nullable(schema);
                 field_type(field, is_required, nullable);
-                if is_integer(schema) {
+                if reads_integers(&field.ty) {
                     if nullable {
                         return Err(Problem::new(
                             &def.file,
@@ -162,7 +162,7 @@ fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan) -> Result<(
             }
             let rules = rules(def, &def.pointer, &source, plan)?;
             if let Some(field) = fields.unnamed.first_mut() {
-                if is_integer(&source) {
+                if reads_integers(&field.ty) {
                     // A named integer (a root, a definition, a hoisted item) reads `1.0` as 1,
                     // as integer fields do (D-110).
                     integer_field(field);
@@ -213,11 +213,12 @@ fn serde_rename(attrs: &[Attribute]) -> Option<String> {
     found
 }
 
-/// An integer, or a list of integers: JSON Schema accepts `100.0` there, serde's `i64` does not.
-fn is_integer(schema: &Map<String, Value>) -> bool {
-    let integer = |s: &Value| s.get("type") == Some(&Value::from("integer"));
-    integer(&Value::Object(schema.clone()))
-        || (schema.get("type") == Some(&Value::from("array")) && schema.get("items").is_some_and(integer))
+/// Whether the field's type holds `i64`s of its own — an integer, or lists or maps of them at
+/// any depth (a named integer type reads itself): JSON Schema accepts `100.0` there, serde's
+/// `i64` does not.
+fn reads_integers(ty: &Type) -> bool {
+    let text = quote!(#ty).to_string();
+    text.split(|c: char| !c.is_alphanumeric() && c != '_').any(|token| token == "i64")
 }
 
 /// Reads the field through `support::integer`, keeping its optionality.

@@ -167,6 +167,11 @@ fn a_schema_the_generator_cannot_carry_fails_the_build_naming_file_and_pointer()
         (json!({"pattern": "^a$"}), "", "has no type the generator can map"),
         (json!({"type": ["string", "null"]}), "", "a named type cannot be nullable"),
         (json!({"type": ["string", "integer"]}), "/type", "a union of several non-null types"),
+        (
+            json!({"type": "object", "properties": {"n": {"type": ["integer", "null"]}}}),
+            "/properties/n",
+            "a nullable integer is not supported",
+        ),
         (json!({"type": "integer", "multipleOf": 2}), "/multipleOf", "keyword `multipleOf` is not supported"),
         (json!({"type": "string", "format": "uuid"}), "/format", "`format: uuid` needs the pattern"),
     ];
