@@ -69,11 +69,7 @@ pub(crate) fn check(info: &SchemaInfo, value: &Value, report: &mut Report) {
 #[doc(hidden)]
 pub fn interpret(schema: &str, value: &Value) -> Vec<(String, String)> {
     let (name, fragment) = schema.split_once('#').unwrap_or((schema, ""));
-    let violations = registry::lookup(name).and_then(|info| run(info.path, fragment, value));
-    match violations {
-        Some(violations) => violations.into_iter().map(|v| (v.keyword.to_owned(), v.pointer)).collect(),
-        None => vec![("unknownSchema".to_owned(), String::new())],
-    }
+    pairs(registry::lookup(name).and_then(|info| run(info.path, fragment, value)))
 }
 
 /// Testing hook: [`interpret`] against a schema of another set of schemas, such as the
@@ -81,13 +77,14 @@ pub fn interpret(schema: &str, value: &Value) -> Vec<(String, String)> {
 #[doc(hidden)]
 pub fn interpret_in(schemas: &'static [SchemaInfo], schema: &str, value: &Value) -> Vec<(String, String)> {
     let (name, fragment) = schema.split_once('#').unwrap_or((schema, ""));
-    let violations = registry::lookup_in(schemas, name).and_then(|info| {
-        let tree = Compiler::compile(schemas, info);
-        let root = tree.index.get(&(info.path, fragment.to_owned())).copied()?;
-        let mut violations = Vec::new();
-        tree.eval(root, value, &Path::Root, 0, &mut violations);
-        Some(violations)
-    });
+    pairs(
+        registry::lookup_in(schemas, name)
+            .and_then(|info| Compiler::compile(schemas, info).violations(info.path, fragment, value)),
+    )
+}
+
+/// The `(keyword, instance pointer)` pairs of a run, or the one pair of an unknown schema.
+fn pairs(violations: Option<Vec<Violation>>) -> Vec<(String, String)> {
     match violations {
         Some(violations) => violations.into_iter().map(|v| (v.keyword.to_owned(), v.pointer)).collect(),
         None => vec![("unknownSchema".to_owned(), String::new())],
@@ -115,11 +112,18 @@ impl super::Validator {
 /// Every violation of `value` against the schema at `pointer` in the registry file `path`, or
 /// `None` when there is no such compiled schema.
 fn run(path: &str, pointer: &str, value: &Value) -> Option<Vec<Violation>> {
-    let tree = tree(path)?;
-    let root = tree.index.get(&(path, pointer.to_owned())).copied()?;
-    let mut violations = Vec::new();
-    tree.eval(root, value, &Path::Root, 0, &mut violations);
-    Some(violations)
+    tree(path)?.violations(path, pointer, value)
+}
+
+impl Tree {
+    /// Every violation of `value` against the compiled schema at `pointer` in `path`, or `None`
+    /// when the tree holds no such schema.
+    fn violations(&self, path: &str, pointer: &str, value: &Value) -> Option<Vec<Violation>> {
+        let root = self.index.get(&(path, pointer.to_owned())).copied()?;
+        let mut violations = Vec::new();
+        self.eval(root, value, &Path::Root, 0, &mut violations);
+        Some(violations)
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
