@@ -135,6 +135,23 @@ fn ecma_262_digit_class_is_ascii_only() {
 }
 
 #[test]
+fn a_uri_violation_says_which_character_is_wrong() {
+    let handoff = json!({
+        "schema_version": "1.1.0", "session_id": "sess-1",
+        "source_agent": {"id": "ps-researcher", "family": "ps"},
+        "target_agent": {"id": "nse-requirements", "family": "nse"},
+        "timestamp": "2026-01-10T16:30:00Z",
+        "payload_schema_ref": "agents/ps/researcher output.json",
+        "payload": researcher()
+    });
+    let entry = typed::find("session_context/v1.1.0.json", "").unwrap();
+    let violations = entry.check(&handoff).unwrap_err();
+    let [violation] = violations.as_slice() else { panic!("{violations:?}") };
+    assert_eq!(violation.pointer, "/payload_schema_ref");
+    assert!(violation.message.contains("character ' ' at byte 20 is not allowed there"), "{}", violation.message);
+}
+
+#[test]
 fn lengths_count_characters() {
     // 500 two-byte characters: 1000 bytes, within maxLength 500.
     let mut document = researcher();
