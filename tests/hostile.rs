@@ -298,6 +298,16 @@ fn a_100_mb_string_is_judged_and_quoted_briefly() {
 }
 
 #[test]
+fn an_unknown_agent_id_is_quoted_whole_up_to_80_characters() {
+    for (length, quoted) in [(80, "x".repeat(80)), (81, format!("{}…", "x".repeat(80)))] {
+        let document = format!(r#"{{"agent_id": "nse-{}"}}"#, "x".repeat(length - 4));
+        let report = validate(document.as_bytes());
+        let quoted = format!("{:?}", format!("nse-{}", &quoted[4..]));
+        assert!(report.records[0].message.contains(&quoted), "{length}: {}", report.records[0].message);
+    }
+}
+
+#[test]
 fn a_100_mb_unknown_agent_id_is_quoted_briefly() {
     let hole = r#""HOLE""#;
     let template = researcher_with(hole, r#""t""#, ONE_FINDING, "");

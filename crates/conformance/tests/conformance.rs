@@ -168,6 +168,11 @@ fn a_schema_the_generator_cannot_carry_fails_the_build_naming_file_and_pointer()
         (json!({"type": ["string", "null"]}), "", "a named type cannot be nullable"),
         (json!({"type": ["string", "integer"]}), "/type", "a union of several non-null types"),
         (
+            json!({"type": "object", "properties": {"Kind": {"type": "string"}}}),
+            "/properties/Kind",
+            "cannot be spelled as a Rust field",
+        ),
+        (
             json!({"type": "object", "properties": {"n": {"type": ["integer", "null"]}}}),
             "/properties/n",
             "a nullable integer is not supported",
