@@ -1006,6 +1006,20 @@ fn ref_001_artifact_missing_under_the_root() {
 }
 
 #[test]
+fn ref_001_and_ref_004_judge_the_artifacts_of_a_generic_payload() {
+    // A 1.0.0 envelope's generic payload lists its artifacts too.
+    let root = tempfile::tempdir().expect("a temporary directory");
+    let doc = load(ENVELOPE_10);
+    reported(&run_with(rooted(root.path()), &doc), "REF-001", WARNING, "/payload/artifacts/0/path");
+    let dir = root.path().join("projects/PROJ-007/requirements");
+    std::fs::create_dir_all(&dir).expect("directories");
+    std::fs::write(dir.join("eclss-requirements.md"), b"not the checksummed content\n").expect("a file");
+    let report = run_with(rooted(root.path()), &doc);
+    absent(&report, "REF-001");
+    reported(&report, "REF-004", ERROR, "/payload/artifacts/0/checksum");
+}
+
+#[test]
 fn ref_001_absent_when_present_or_without_root() {
     let root = tempfile::tempdir().expect("a temporary directory");
     let content = b"# Risk register\n\n| RISK-001 | 20 | critical |\n";

@@ -242,6 +242,17 @@ fn patterns_take_ascii_digits_only() {
 }
 
 #[test]
+fn a_type_error_names_the_value_and_the_declared_types() {
+    let schema = "agents/ps/researcher_output.json";
+    let mut document = fixture(schema, "minimal.json");
+    document["research_topic"] = json!(42);
+    let records = records(schema, &document);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!((record.error_code.as_str(), record.path.as_deref()), ("SCH-002", Some("/research_topic")));
+    assert!(record.message.contains("42 is an integer, not of type \"string\""), "{}", record.message);
+}
+
+#[test]
 fn lengths_count_characters() {
     let schema = "agents/ps/researcher_output.json";
     let mut document = fixture(schema, "minimal.json");
