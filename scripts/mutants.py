@@ -33,7 +33,7 @@ CARGO_MUTANTS_VERSION = "27.1.0"
 # boundaries, the dispatch, the schema layer, the properties, the rules, the conformance corpus.
 GATES = [
     "boundaries", "corpus", "differential", "dispatch", "schema_drift", "schema_layer",
-    "typed_api", "properties", "rules", "conformance",
+    "typed_api", "properties", "rules", "conformance", "hostile",
 ]
 TEST_COMMAND = ["cargo", "test", "-q", "--no-fail-fast", "-p", "jerry-contracts", "-p", "jerry-contracts-conformance"] + [
     arg for gate in GATES for arg in ("--test", gate)
