@@ -97,31 +97,9 @@ enum Mutation {
     Break(usize, usize),
 }
 
-/// Every place of `value` below the root, as JSON Pointers, parents before children.
-fn places(value: &Value, at: &str, out: &mut Vec<String>) {
-    match value {
-        Value::Object(map) => {
-            for (key, member) in map {
-                let place = format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"));
-                out.push(place.clone());
-                places(member, &place, out);
-            }
-        }
-        Value::Array(items) => {
-            for (index, item) in items.iter().enumerate() {
-                let place = format!("{at}/{index}");
-                out.push(place.clone());
-                places(item, &place, out);
-            }
-        }
-        _ => {}
-    }
-}
-
 fn mutate(document: &Value, mutation: &Mutation, sites: &[boundary::Site]) -> Value {
     use jerry_contracts_codegen::fixtures::edit;
-    let mut at = Vec::new();
-    places(document, "", &mut at);
+    let at = support::places(document);
     let place = |i: usize| at.get(i % at.len().max(1)).cloned();
     let changed = match mutation {
         Mutation::Drop(i) => place(*i).and_then(|p| edit(document, &p, None)),

@@ -358,29 +358,6 @@ fn unknown_schemas_and_definitions_are_named() {
     );
 }
 
-/// The JSON Pointers of every member of every object, and every item of every array, in
-/// `value` (the root excluded).
-fn places(value: &Value, at: &str, out: &mut Vec<String>) {
-    let escape = |token: &str| token.replace('~', "~0").replace('/', "~1");
-    match value {
-        Value::Object(map) => {
-            for (key, member) in map {
-                let place = format!("{at}/{}", escape(key));
-                out.push(place.clone());
-                places(member, &place, out);
-            }
-        }
-        Value::Array(items) => {
-            for (index, item) in items.iter().enumerate() {
-                let place = format!("{at}/{index}");
-                out.push(place.clone());
-                places(item, &place, out);
-            }
-        }
-        _ => {}
-    }
-}
-
 #[test]
 fn mutating_values_at_every_depth_gives_the_same_violations_as_jsonschema() {
     // Every place of every maximal fixture, top-level members included, replaced by values that
@@ -396,9 +373,7 @@ fn mutating_values_at_every_depth_gives_the_same_violations_as_jsonschema() {
         let validator = support::validator(&registry, &set.target.uri(&schema.id));
         let entry = jerry_contracts::typed::find(&set.target.schema, "").expect("a root type");
         if let Some(fixture) = set.valid_file("maximal.json") {
-            let mut at = Vec::new();
-            places(&fixture.document, "", &mut at);
-            for place in &at {
+            for place in &support::places(&fixture.document) {
                 let replacements = [
                     Value::Null,
                     json!(-1),

@@ -58,3 +58,25 @@ pub fn errors(validator: &Validator, document: &Value) -> Vec<(String, String, S
         .map(|e| (e.kind().keyword().to_owned(), e.instance_path().as_str().to_owned(), e.to_string()))
         .collect()
 }
+
+/// The JSON Pointer of every member of every object and every item of every array in `value`
+/// (the root excluded), parents before children.
+pub fn places(value: &Value) -> Vec<String> {
+    fn walk(value: &Value, at: &str, out: &mut Vec<String>) {
+        let children: Vec<(String, &Value)> = match value {
+            Value::Object(map) => {
+                map.iter().map(|(key, member)| (key.replace('~', "~0").replace('/', "~1"), member)).collect()
+            }
+            Value::Array(items) => items.iter().enumerate().map(|(i, item)| (i.to_string(), item)).collect(),
+            _ => Vec::new(),
+        };
+        for (token, child) in children {
+            let place = format!("{at}/{token}");
+            out.push(place.clone());
+            walk(child, &place, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(value, "", &mut out);
+    out
+}
