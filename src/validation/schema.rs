@@ -48,9 +48,15 @@ const PREVIEW_CHARS: usize = 80;
 const COPY_DEPTH: usize = 3;
 const COPY_ENTRIES: usize = 20;
 
-/// Validates `value` against `info`'s schema and adds one record per violation to `report`.
-pub(crate) fn check(info: &SchemaInfo, value: &Value, report: &mut Report) {
-    match run(info.path, "", value) {
+/// Validates `value` against `info`'s schema, one of `schemas` (the registry's, whose trees are
+/// compiled once, or another set, compiled afresh), and adds one record per violation to `report`.
+pub(crate) fn check(schemas: &'static [SchemaInfo], info: &'static SchemaInfo, value: &Value, report: &mut Report) {
+    let violations = if std::ptr::eq(schemas, registry::schemas()) {
+        run(info.path, "", value)
+    } else {
+        Compiler::compile(schemas, info).violations(info.path, "", value)
+    };
+    match violations {
         Some(violations) => report.records.extend(violations.into_iter().map(Violation::into_record)),
         None => report.push(record(
             &codes::SCH_UNKNOWN_SCHEMA,

@@ -2,12 +2,13 @@
 //! JSON-Schema-Test-Suite: groups of a schema and instances with their draft-07 verdict). Every
 //! group's schema is generated into a Rust type by the library's own generator (`build.rs`), and
 //! every instance is judged
-//! - by the generated type (deserialise, then garde): the verdict of `validate_as`'s typed path;
-//! - by the library's schema layer (the interpreter `validate_as` falls back to, which lists
-//!   every violation), on the same schema;
+//! - by the generated type (deserialise, then garde);
+//! - by the library's schema-layer interpreter, which lists every violation;
+//! - by `validate_as` as a whole (`Validator::validate_as_in`, the same code as `validate_as`
+//!   over this corpus's catalogue: the type decides, the interpreter lists, the rule layers run);
 //! - and, as a check of the suite itself, by the `jsonschema` crate.
 //!
-//! All three must give the suite's verdict; a valid instance must also come back unchanged from
+//! All four must give the suite's verdict; a valid instance must also come back unchanged from
 //! the type. The suite covers every keyword the generator supports, every `format`, roots of
 //! every kind (string, number, integer, boolean, enum, const, array, object) and, for each
 //! type-specific keyword, an instance of another type that the keyword ignores.
@@ -18,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
 use jerry_contracts::registry::SchemaInfo;
-use jerry_contracts::validation::{Validator, json_equal};
+use jerry_contracts::validation::{Catalogue, Validator, json_equal};
 use jerry_contracts_conformance::EMBEDDED_SCHEMAS;
 use jerry_contracts_conformance::generated::TYPES;
 use serde_json::{Value, json};
@@ -85,6 +86,11 @@ fn every_case_gets_the_suites_verdict_from_the_types_and_the_schema_layer() {
             let interpreted = Validator::interpret_in(&SCHEMAS, &path, data);
             if interpreted.is_empty() != valid {
                 failures.push(format!("{shown}: the schema layer says {interpreted:?}"));
+            }
+            let catalogue = Catalogue { schemas: &SCHEMAS, types: TYPES };
+            let report = Validator::new().validate_as_in(catalogue, &path, data.to_string().as_bytes());
+            if report.is_valid() != valid {
+                failures.push(format!("{shown}: validate_as reports {:?}", report.records));
             }
             if reference.is_valid(data) != valid {
                 failures.push(format!("{shown}: the reference validator disagrees with the suite"));
