@@ -18,6 +18,18 @@ fn researcher() -> Value {
     })
 }
 
+/// A v1.1 handoff from ps-researcher to nse-requirements with `researcher()` as its payload,
+/// sent at `timestamp`.
+fn handoff(timestamp: &str) -> Value {
+    json!({
+        "schema_version": "1.1.0", "session_id": "sess-1",
+        "source_agent": {"id": "ps-researcher", "family": "ps"},
+        "target_agent": {"id": "nse-requirements", "family": "nse"},
+        "timestamp": timestamp,
+        "payload": researcher()
+    })
+}
+
 fn violations(schema: &str, document: &Value) -> Vec<(String, Stage)> {
     let entry = typed::find(schema, "").expect("generated type");
     entry.check(document).err().unwrap_or_default().into_iter().map(|v| (v.pointer, v.stage)).collect()
@@ -42,13 +54,7 @@ fn a_const_field_only_reads_its_constant_and_always_writes_it() {
 
 #[test]
 fn a_timestamp_keeps_its_offset_and_its_text() {
-    let handoff = json!({
-        "schema_version": "1.1.0", "session_id": "sess-1",
-        "source_agent": {"id": "ps-researcher", "family": "ps"},
-        "target_agent": {"id": "nse-requirements", "family": "nse"},
-        "timestamp": "2026-01-10T16:30:00.250+02:00",
-        "payload": researcher()
-    });
+    let handoff = handoff("2026-01-10T16:30:00.250+02:00");
     let context: v1_1::SessionContext = serde_json::from_value(handoff.clone()).unwrap();
     assert_eq!(context.timestamp.value().offset().local_minus_utc(), 2 * 3600);
     assert_eq!(serde_json::to_value(&context).unwrap(), handoff);
@@ -136,14 +142,8 @@ fn ecma_262_digit_class_is_ascii_only() {
 
 #[test]
 fn a_uri_violation_says_which_character_is_wrong() {
-    let handoff = json!({
-        "schema_version": "1.1.0", "session_id": "sess-1",
-        "source_agent": {"id": "ps-researcher", "family": "ps"},
-        "target_agent": {"id": "nse-requirements", "family": "nse"},
-        "timestamp": "2026-01-10T16:30:00Z",
-        "payload_schema_ref": "agents/ps/researcher output.json",
-        "payload": researcher()
-    });
+    let mut handoff = handoff("2026-01-10T16:30:00Z");
+    handoff["payload_schema_ref"] = json!("agents/ps/researcher output.json");
     let entry = typed::find("session_context/v1.1.0.json", "").unwrap();
     let violations = entry.check(&handoff).unwrap_err();
     let [violation] = violations.as_slice() else { panic!("{violations:?}") };

@@ -189,19 +189,12 @@ pub fn candidates(site: &Site) -> (Vec<Candidate>, Vec<Candidate>) {
         }
         "minLength" | "maxLength" => {
             let limit = count(&site.keyword).unwrap_or(0);
-            let at_limit = sized(&chars, limit);
-            let past = if site.keyword == "minLength" {
-                limit.checked_sub(1).map(|n| sized(&chars, n))
-            } else {
-                Some(sized(&chars, limit + 1))
-            };
-            let valid = at_limit.into_iter().map(|v| (format!("exactly {limit} characters"), v)).collect();
+            let past = if site.keyword == "minLength" { limit.checked_sub(1) } else { Some(limit + 1) };
+            let past = past.map(|n| sized(&chars, n));
+            let valid = vec![(format!("exactly {limit} characters"), sized(&chars, limit))];
             let shown = if site.keyword == "minLength" { limit.saturating_sub(1) } else { limit + 1 };
-            let invalid = past
-                .into_iter()
-                .flatten()
-                .map(|v| (format!("{shown} characters, past {} {limit}", site.keyword), v))
-                .collect();
+            let invalid =
+                past.into_iter().map(|v| (format!("{shown} characters, past {} {limit}", site.keyword), v)).collect();
             (valid, invalid)
         }
         "minimum" | "maximum" => {
@@ -363,13 +356,13 @@ fn removed(chars: &[char], i: usize) -> Value {
 
 /// A string of exactly `n` characters made from `chars`: a prefix, or `chars` padded with its
 /// own last character (or `x`).
-fn sized(chars: &[char], n: usize) -> Option<Value> {
+fn sized(chars: &[char], n: usize) -> Value {
     let mut out: Vec<char> = chars.iter().copied().take(n).collect();
     let pad = chars.last().copied().unwrap_or('x');
     while out.len() < n {
         out.push(pad);
     }
-    Some(Value::from(out.into_iter().collect::<String>()))
+    Value::from(out.into_iter().collect::<String>())
 }
 
 /// An array of exactly `n` items made from `items`: a prefix, or `items` padded with copies of
