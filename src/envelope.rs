@@ -50,7 +50,7 @@ pub enum SessionContext {
 impl SessionContext {
     /// Reads an envelope from JSON bytes.
     pub fn from_slice(bytes: &[u8]) -> Result<Self, EnvelopeError> {
-        let value: Value = serde_json::from_slice(bytes).map_err(|err| EnvelopeError::Json {
+        let value: Value = crate::read::value_from_slice(bytes).map_err(|err| EnvelopeError::Json {
             line: err.line(),
             column: err.column(),
             message: err.to_string(),

@@ -52,7 +52,10 @@ pub const SCHEMA_DIALECT: &str = "http://json-schema.org/draft-07/schema#";
 
 pub mod envelope;
 pub mod examples;
+pub mod extra;
 pub mod formats;
+#[doc(hidden)]
+pub mod read;
 pub mod registry;
 pub mod support;
 pub mod typed;
@@ -62,3 +65,5 @@ pub mod versions;
 /// The validation trait every generated struct implements: `value.validate()` checks the
 /// constraints its type cannot hold by construction (patterns, ranges, lengths, counts).
 pub use garde::Validate;
+
+pub use extra::Extra;

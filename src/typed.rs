@@ -89,17 +89,41 @@ pub fn find(schema: &str, pointer: &str) -> Option<&'static TypeEntry> {
 
 /// Deserialises `value` as `T`, reporting the first shape error with its pointer.
 pub fn deserialize<T: DeserializeOwned>(value: &Value) -> Result<T, Violation> {
-    serde_path_to_error::deserialize(value).map_err(|err| {
-        let mut pointer = pointer_of(err.path());
-        let mut message = err.into_inner().to_string();
-        // A type that deserialises its content itself (the payload dispatch) reports the inner
-        // place in its message; move it into the pointer.
-        if let Some((inner, rest)) = message.strip_prefix(NESTED_PREFIX).and_then(|m| m.split_once(NESTED_SUFFIX)) {
-            pointer.push_str(inner);
-            message = rest.to_owned();
+    serde_path_to_error::deserialize(value).map_err(violation)
+}
+
+/// Reads `T` straight from JSON bytes in one pass; only when that fails are the bytes read again,
+/// tracking the path, to give the first error its JSON Pointer.
+///
+/// ```
+/// use jerry_contracts::agents::ps::ResearcherOutput;
+///
+/// let err = jerry_contracts::typed::from_slice::<ResearcherOutput>(br#"{"agent_id": "ps-researcher", "agent_id": "ps-researcher"}"#)
+///     .unwrap_err();
+/// assert_eq!(err.pointer, "/agent_id");
+/// assert!(err.message.starts_with("duplicate member `agent_id`"));
+/// ```
+pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Violation> {
+    serde_json::from_slice(bytes).map_err(|_| {
+        let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+        match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
+            Err(err) => violation(err),
+            // Not reached: the same bytes fail the same way; report the first error regardless.
+            Ok(_) => Violation { pointer: String::new(), message: "unreadable".to_owned(), stage: Stage::Shape },
         }
-        Violation { pointer, message, stage: Stage::Shape }
     })
+}
+
+fn violation<E: std::fmt::Display>(err: serde_path_to_error::Error<E>) -> Violation {
+    let mut pointer = pointer_of(err.path());
+    let mut message = err.into_inner().to_string();
+    // A type that deserialises its content itself (the payload dispatch) reports the inner
+    // place in its message; move it into the pointer.
+    if let Some((inner, rest)) = message.strip_prefix(NESTED_PREFIX).and_then(|m| m.split_once(NESTED_SUFFIX)) {
+        pointer.push_str(inner);
+        message = rest.to_owned();
+    }
+    Violation { pointer, message, stage: Stage::Shape }
 }
 
 const NESTED_PREFIX: &str = "at ";
@@ -161,7 +185,7 @@ pub fn json_schema<T: schemars::JsonSchema>() -> Value {
 
 /// A serde_path_to_error path as a JSON Pointer. Where the missing thing is a field, serde
 /// reports the path of the object that lacks it, which is the pointer JSON Schema uses too.
-fn pointer_of(path: &serde_path_to_error::Path) -> String {
+pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
     use serde_path_to_error::Segment;
     let mut pointer = String::new();
     for segment in path.iter() {

@@ -128,8 +128,8 @@ fn records(report: &Report) -> Vec<(String, String, String)> {
         .records
         .iter()
         .map(|r| {
-            let keyword = r.extra.get("keyword").and_then(Value::as_str).unwrap_or_default();
-            (r.error_code.clone(), r.path.clone().unwrap_or_default(), keyword.to_owned())
+            let keyword = r.extra.get_str("keyword").unwrap_or_default();
+            (r.error_code.clone(), r.path.clone().unwrap_or_default(), keyword.into_owned())
         })
         .collect()
 }
@@ -360,41 +360,54 @@ fn a_hundred_thousand_invalid_items_get_a_record_each() {
 }
 
 #[test]
-fn a_duplicate_key_means_its_last_value_deterministically() {
-    // `{"agent_id": "ps-researcher", "agent_id": "ps-analyst", …}`: serde_json's Value keeps the
-    // last, so the document is judged as a ps-analyst output (which it is not).
-    let document = researcher_with(r#""ps-researcher","agent_id":"ps-analyst""#, r#""t""#, ONE_FINDING, "");
-    let report = validate(&document);
-    assert_eq!(report.schema, Some("agents/ps/analyst_output"));
-    assert!(!report.is_valid());
-    assert!(report.codes().iter().all(|code| *code == "SCH-001"), "{:?}", records(&report));
-    assert_eq!(validate(&document), report, "the same verdict every time");
-    // The other way round: a researcher output, valid.
-    let document = researcher_with(r#""ps-analyst","agent_id":"ps-researcher""#, r#""t""#, ONE_FINDING, "");
-    assert!(validate(&document).records.is_empty());
-    // A valid value followed by an invalid one: the invalid one is judged …
-    let document = researcher_with(r#""ps-researcher""#, r#""t""#, ONE_FINDING, r#","confidence":{"overall":7}"#);
-    assert_eq!(records(&validate(&document)), one("SCH-004", "/confidence/overall", "maximum"));
-    // … and an invalid value followed by a valid one is not.
-    let findings = format!(r#"[],"findings":{ONE_FINDING}"#);
-    assert!(validate(&researcher_with(r#""ps-researcher""#, r#""t""#, &findings, "")).records.is_empty());
-    // The envelope reads the last payload too.
-    let two_payloads =
-        String::from_utf8(envelope(r#"{"key_findings":[],"confidence":{"overall":0.5}},"payload":7"#)).unwrap();
-    assert!(matches!(SessionContext::from_slice(two_payloads.as_bytes()), Err(EnvelopeError::Shape(_))));
-    // (one SCH-002 for each payload schema of the dispatch that the number is not)
-    let report = validate(two_payloads.as_bytes());
-    assert!(!report.records.is_empty());
-    assert!(records(&report).iter().all(|r| *r == one("SCH-002", "/payload", "type")[0]), "{:?}", records(&report));
-    // A generated type read straight from the text, without a Value in between, refuses them.
-    let typed = serde_json::from_slice::<ResearcherOutput>(&researcher_with(
-        r#""ps-researcher""#,
-        r#""t","research_topic":"u""#,
-        ONE_FINDING,
-        "",
-    ));
-    let error = typed.expect_err("a typed read refuses a duplicate field").to_string();
-    assert!(error.starts_with("duplicate field `research_topic`"), "{error}");
+fn a_duplicate_member_is_refused_on_every_path() {
+    // `{"agent_id": "ps-researcher", "agent_id": "ps-analyst", …}`: a reader keeping the first
+    // value and one keeping the last would see different documents, so none is judged.
+    let duplicate = |code: &str, pointer: &str, name: &str, report: &Report| {
+        assert_eq!(report.codes(), [code], "{:?}", records(report));
+        assert_eq!(report.records[0].path.as_deref(), Some(pointer));
+        assert!(report.records[0].message.contains(&format!("duplicate member `{name}`")), "{:?}", report.records[0]);
+    };
+    for agents in [r#""ps-researcher","agent_id":"ps-analyst""#, r#""ps-analyst","agent_id":"ps-researcher""#] {
+        let document = researcher_with(agents, r#""t""#, ONE_FINDING, "");
+        duplicate("SCH-014", "/agent_id", "agent_id", &validate(&document));
+        duplicate("SCH-014", "/agent_id", "agent_id", &validate_as("agents/ps/researcher_output", &document));
+        // (read in order, the type may stop earlier, at `ps-analyst`)
+        let typed = serde_json::from_slice::<ResearcherOutput>(&document).expect_err("a typed read refuses it");
+        assert!(typed.to_string().starts_with("duplicate member `agent_id`") || agents.starts_with(r#""ps-analyst""#));
+    }
+    // A declared member, valid then invalid and invalid then valid, at any depth.
+    let cases = [
+        (researcher_with(r#""ps-researcher""#, r#""t""#, ONE_FINDING, r#","confidence":{"overall":7}"#), "/confidence"),
+        (researcher_with(r#""ps-researcher""#, r#""t""#, &format!(r#"[],"findings":{ONE_FINDING}"#), ""), "/findings"),
+        (
+            researcher_with(
+                r#""ps-researcher""#,
+                r#""t""#,
+                r#"[{"id":"F-001","id":"F-002","summary":"s","category":"gap"}]"#,
+                "",
+            ),
+            "/findings/0/id",
+        ),
+        // Undeclared members too.
+        (researcher_with(r#""ps-researcher""#, r#""t""#, ONE_FINDING, r#","x-a":1,"x-a":1"#), "/x-a"),
+    ];
+    for (document, pointer) in cases {
+        let name = pointer.rsplit('/').next().unwrap();
+        duplicate("SCH-014", pointer, name, &validate(&document));
+        let typed = serde_json::from_slice::<ResearcherOutput>(&document).expect_err("a typed read refuses it");
+        assert!(typed.to_string().starts_with(&format!("duplicate member `{name}`")), "{typed}");
+        let tracked = jerry_contracts::typed::from_slice::<ResearcherOutput>(&document).expect_err("refused");
+        assert_eq!(tracked.pointer, pointer, "{tracked:?}");
+    }
+    // Through the envelope: two payloads, and a duplicate inside the payload.
+    let two_payloads = envelope(r#"{"key_findings":[],"confidence":{"overall":0.5}},"payload":7"#);
+    duplicate("SCH-014", "/payload", "payload", &validate(&two_payloads));
+    assert!(matches!(SessionContext::from_slice(&two_payloads), Err(EnvelopeError::Json { .. })));
+    let inner = envelope(r#"{"key_findings":[],"key_findings":[],"confidence":{"overall":0.5}}"#);
+    duplicate("SCH-014", "/payload/key_findings", "key_findings", &validate(&inner));
+    let typed = serde_json::from_slice::<jerry_contracts::session_context::v1_1::SessionContext>(&inner);
+    assert!(typed.expect_err("refused").to_string().contains("duplicate member `key_findings`"));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -42,8 +42,8 @@ fn schema_pairs(report: &Report) -> Pairs {
         .iter()
         .filter(|r| r.error_code.starts_with("SCH-"))
         .map(|r| {
-            let keyword = r.extra.get("keyword").and_then(Value::as_str).unwrap_or("<no keyword>");
-            (keyword.to_owned(), r.path.clone().unwrap_or_default())
+            let keyword = r.extra.get_str("keyword").unwrap_or("<no keyword>".into());
+            (keyword.into_owned(), r.path.clone().unwrap_or_default())
         })
         .collect();
     pairs.sort();
@@ -204,8 +204,8 @@ fn every_violation_is_reported_not_only_the_first() {
     codes.sort_unstable();
     assert_eq!(codes, ["SCH-001", "SCH-003", "SCH-004"], "{records:#?}");
     for record in &records {
-        let keyword = record.extra.get("keyword").and_then(Value::as_str).unwrap();
-        match keyword {
+        let keyword = record.extra.get_str("keyword").unwrap();
+        match keyword.as_ref() {
             "required" => {
                 assert_eq!(record.path.as_deref(), Some(""));
                 assert_eq!(record.expected, Some(json!("research_topic")));

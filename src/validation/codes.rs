@@ -69,6 +69,7 @@ catalogue! {
     SCH_UNKNOWN_SCHEMA = "SCH-011", Schema, Error, None, "Unknown schema", "Name a schema from `jerry-contracts list` or add the fields that identify the document";
     SCH_MALFORMED = "SCH-012", Schema, Error, None, "Malformed JSON", "Fix the JSON syntax at the line and column given";
     SCH_VERSION = "SCH-013", Schema, Error, None, "Unsupported schema version", "Produce a 1.x envelope or migrate the consumer";
+    SCH_DUPLICATE_MEMBER = "SCH-014", Schema, Error, None, "Duplicate object member", "Name each member once: readers disagree on which of two values counts";
     SEM_EMPTY_FINDINGS = "SEM-001", Semantic, Warning, None, "Empty findings array", "Add at least one finding";
     SEM_LOW_CONFIDENCE = "SEM-002", Semantic, Warning, None, "Confidence score unusually low (<0.3)", "Review analysis quality";
     SEM_RISK_SCORE = "SEM-003", Semantic, Error, None, "risk_score is not likelihood × consequence", "Set risk_score to likelihood × consequence";

@@ -61,7 +61,7 @@ fn nesting(trace: Option<&Trace>, report: &mut Report) {
 /// that lacks it, as for a missing required property.
 fn disclaimer(output: &Output<'_>, report: &mut Report) {
     if output.disclaimer() == Some(false) {
-        let agent = output.agent_id().unwrap_or("an nse agent");
+        let agent = output.agent_id().unwrap_or("an nse agent".into());
         report.push(with_values(
             record(
                 &codes::CON_DISCLAIMER,
@@ -130,7 +130,7 @@ fn persistence(output: &Output<'_>, report: &mut Report) {
     if output.agent().is_none() {
         return;
     }
-    let agent = output.agent_id().unwrap_or("the agent");
+    let agent = output.agent_id().unwrap_or("the agent".into());
     match output.artifacts() {
         None => report.push(record(
             &codes::CON_PERSISTENCE,

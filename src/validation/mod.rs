@@ -199,8 +199,12 @@ pub fn validate_as(name: &str, bytes: &[u8]) -> Report {
 }
 
 fn parse(bytes: &[u8]) -> Result<Value, Report> {
-    serde_json::from_slice(bytes).map_err(|err| {
+    crate::read::value_from_slice(bytes).map_err(|err| {
         let mut report = Report::default();
+        if let Some(duplicate) = crate::read::duplicate_member(bytes) {
+            report.push(record(&codes::SCH_DUPLICATE_MEMBER, &duplicate.pointer, duplicate.message));
+            return report;
+        }
         let message = err.to_string();
         let what = message.rfind(" at line ").map_or(message.as_str(), |at| &message[..at]);
         report.push(record(&codes::SCH_MALFORMED, "", format!("line {} column {}: {what}", err.line(), err.column())));
@@ -208,8 +212,6 @@ fn parse(bytes: &[u8]) -> Result<Value, Report> {
     })
 }
 
-/// The schema layer: the generated type's check decides; only when it rejects the document does
-/// the schema interpreter run, to report every violation rather than the first.
 fn schema_valid(catalogue: Catalogue, info: &'static SchemaInfo, value: &Value, report: &mut Report) -> bool {
     let typed_ok = catalogue.root_type(info.path).is_some_and(|entry| entry.check(value).is_ok());
     if typed_ok {

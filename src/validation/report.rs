@@ -49,7 +49,7 @@ pub fn record(code: &Code, pointer: &str, message: impl Into<String>) -> ErrorRe
         actual: None,
         remediation: Some(code.remediation.to_owned()),
         constitutional_principle: code.principle.map(str::to_owned),
-        extra: serde_json::Map::new(),
+        extra: crate::Extra::new(),
     }
 }
 

@@ -484,7 +484,8 @@ impl Violation {
     fn into_record(self) -> ErrorRecord {
         let mut record =
             with_values(record(self.code, &self.pointer, self.message), Some(self.expected), Some(self.actual));
-        record.extra.insert("keyword".to_owned(), Value::from(self.keyword));
+        // A keyword name always serialises.
+        let _ = record.extra.insert("keyword", self.keyword);
         record
     }
 }

@@ -29,11 +29,11 @@ pub(crate) fn check(subject: &Subject, options: &Options, report: &mut Report) {
     match subject {
         Subject::Envelope10(envelope) => {
             envelope_common(&envelope.source_agent, &envelope.target_agent, &envelope.session_id, options, report);
-            payload_agent_matches(payload_agent, &envelope.source_agent, report);
+            payload_agent_matches(payload_agent.as_deref(), &envelope.source_agent, report);
         }
         Subject::Envelope11(envelope) => {
             envelope_common(&envelope.source_agent, &envelope.target_agent, &envelope.session_id, options, report);
-            payload_agent_matches(payload_agent, &envelope.source_agent, report);
+            payload_agent_matches(payload_agent.as_deref(), &envelope.source_agent, report);
             envelope11(envelope, report);
         }
         Subject::TaskGraph(graph) => task_graph(graph, report),
@@ -134,10 +134,10 @@ impl<'a> Output<'a> {
 
     /// The producer's id: the agent output's `agent_id`, or a generic payload's undeclared
     /// `agent_id` when it is a string.
-    pub(super) fn agent_id(&self) -> Option<&'a str> {
+    pub(super) fn agent_id(&self) -> Option<std::borrow::Cow<'a, str>> {
         match self.kind {
-            Kind::Agent(payload) => variant_agent(payload),
-            Kind::Generic(generic) => generic.extra.get("agent_id").and_then(Value::as_str),
+            Kind::Agent(payload) => variant_agent(payload).map(std::borrow::Cow::Borrowed),
+            Kind::Generic(generic) => generic.extra.get_str("agent_id"),
         }
     }
 

@@ -151,7 +151,7 @@ fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan) -> Result<(
                     /// Properties the schema does not declare, kept so that relaying a document loses nothing.
                     #[serde(flatten)]
                     #[garde(skip)]
-                    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>
+                    pub extra: ::jerry_contracts::Extra
                 })
                 .map_err(|e| Problem::new(&def.file, &def.pointer, format!("extra field: {e}")))?;
             fields.named.push(extra);

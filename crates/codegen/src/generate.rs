@@ -18,6 +18,7 @@ use crate::plan::{FLAT_MODULE, Kind, Plan, TypeDef};
 pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
     let mut file = shapes(plan)?;
     attributes::apply(&mut file, plan)?;
+    crate::serde_impls::apply(&mut file, plan)?;
     let emitted: Vec<String> = file.items.iter().filter_map(item_name).collect();
     let mut aliases = Vec::new();
     for def in plan.types.iter().filter(|d| !emitted.contains(&d.flat) && !matches!(d.kind, Kind::Dispatch { .. })) {
@@ -204,11 +205,10 @@ fn dispatch(def: &TypeDef) -> Option<TokenStream> {
         let doc = format!(" Output of `{agent}`.");
         quote! { #[doc = #doc] #variant(::std::boxed::Box<#target>), }
     });
-    let arms = variants.iter().map(|(variant, _, agent)| {
+    let arms = variants.iter().map(|(variant, target, agent)| {
         quote! {
-            ::std::option::Option::Some(#agent) => ::jerry_contracts::typed::deserialize(&value)
-                .map(|v| Self::#variant(::std::boxed::Box::new(v)))
-                .map_err(|v| ::serde::de::Error::custom(::jerry_contracts::typed::nested(&v))),
+            ::std::option::Option::Some(#agent) => <#target as ::serde::Deserialize>::deserialize(__rest)
+                .map(|v| #name::#variant(::std::boxed::Box::new(v))),
         }
     });
     let from_agent_arms = variants.iter().map(|(variant, _, agent)| {
@@ -246,14 +246,25 @@ fn dispatch(def: &TypeDef) -> Option<TokenStream> {
 
         impl<'de> ::serde::Deserialize<'de> for #name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                let agent = value.get("agent_id").and_then(::serde_json::Value::as_str).map(::std::borrow::ToOwned::to_owned);
-                match agent.as_deref() {
-                    #(#arms)*
-                    _ => ::jerry_contracts::typed::deserialize(&value)
-                        .map(|v| Self::Generic(::std::boxed::Box::new(v)))
-                        .map_err(|v| ::serde::de::Error::custom(::jerry_contracts::typed::nested(&v))),
+                struct __Visitor;
+                impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+                    type Value = #name;
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str("an object (a payload)")
+                    }
+                    fn visit_map<A: ::serde::de::MapAccess<'de>>(self, map: A) -> ::std::result::Result<#name, A::Error> {
+                        // The members up to `agent_id` choose the type, which reads them and
+                        // then the rest of the object: one pass when `agent_id` comes first.
+                        let (__agent, __rest) = ::jerry_contracts::read::tag_first(map)?;
+                        let __rest = ::serde::de::value::MapAccessDeserializer::new(__rest);
+                        match __agent.as_deref() {
+                            #(#arms)*
+                            _ => <#fallback_ty as ::serde::Deserialize>::deserialize(__rest)
+                                .map(|v| #name::Generic(::std::boxed::Box::new(v))),
+                        }
+                    }
                 }
+                deserializer.deserialize_map(__Visitor)
             }
         }
 

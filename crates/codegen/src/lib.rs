@@ -15,6 +15,7 @@ pub mod generate;
 pub mod keywords;
 pub mod naming;
 pub mod plan;
+pub mod serde_impls;
 
 use std::path::Path;
 

@@ -1,0 +1,247 @@
+//! The runtime of the generated deserialisers: object keys read without a copy where the input
+//! allows it, unknown members kept as raw JSON text, duplicate members refused (naming the member,
+//! so that a path-tracking reader points at it), and a [`Value`] reader that refuses duplicates
+//! too, so that every read path gives the same verdict on the same bytes.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+use crate::extra::Extra;
+
+/// An object key: borrowed from the input when it has no escapes.
+pub struct Key<'de>(pub Cow<'de, str>);
+
+impl<'de> de::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v)))
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
+/// The message of a duplicate-member error; [`crate::validation`] recognises it.
+pub const DUPLICATE: &str = "duplicate member ";
+
+/// Fails on the value of a member whose name was already read, so that the error's path (with
+/// `serde_path_to_error`) is the member's own.
+pub fn duplicate<'de, A: MapAccess<'de>>(map: &mut A, name: &str) -> Result<(), A::Error> {
+    struct Refuse<'a>(&'a str);
+    impl<'de> DeserializeSeed<'de> for Refuse<'_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, _: D) -> Result<(), D::Error> {
+            Err(de::Error::custom(format_args!("{DUPLICATE}`{}`", self.0)))
+        }
+    }
+    map.next_value_seed(Refuse(name))
+}
+
+/// Reads the value of an undeclared member into `extra` as raw text, refusing a repeated name.
+pub fn unknown<'de, A: MapAccess<'de>>(map: &mut A, extra: &mut Extra, name: Key<'de>) -> Result<(), A::Error> {
+    if extra.contains_key(&name.0) {
+        return duplicate(map, &name.0);
+    }
+    let raw: Box<RawValue> = map.next_value()?;
+    // Not present, as just checked.
+    let _ = extra.read(name.0.into_owned(), raw);
+    Ok(())
+}
+
+/// The error for a required member that is missing.
+pub fn missing<E: de::Error>(name: &'static str) -> E {
+    E::missing_field(name)
+}
+
+/// A [`Value`] read like `serde_json::from_slice::<Value>`, except that an object holding a
+/// member name twice is an error (serde_json keeps the last value).
+pub struct StrictValue(pub Value);
+
+impl<'de> de::Deserialize<'de> for StrictValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(StrictVisitor).map(StrictValue)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> Visitor<'de> for StrictVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        while let Some(StrictValue(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = Map::new();
+        while let Some(Key(name)) = map.next_key()? {
+            if object.contains_key(name.as_ref()) {
+                duplicate(&mut map, &name)?;
+            }
+            let StrictValue(value) = map.next_value()?;
+            object.insert(name.into_owned(), value);
+        }
+        Ok(Value::Object(object))
+    }
+}
+
+/// Parses `bytes` as JSON into a [`Value`], refusing duplicate members.
+pub fn value_from_slice(bytes: &[u8]) -> Result<Value, serde_json::Error> {
+    serde_json::from_slice::<StrictValue>(bytes).map(|v| v.0)
+}
+
+/// A member named twice in one object: where, and what the reader said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DuplicateMember {
+    /// The JSON Pointer of the second occurrence.
+    pub pointer: String,
+    /// The message, naming the member and the line and column.
+    pub message: String,
+}
+
+/// Reads `bytes` again, tracking the path, when [`value_from_slice`] failed: the duplicate member
+/// it failed on, if that was the reason.
+pub fn duplicate_member(bytes: &[u8]) -> Option<DuplicateMember> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let err = serde_path_to_error::deserialize::<_, StrictValue>(&mut deserializer).err()?;
+    let message = err.inner().to_string();
+    if !message.starts_with(DUPLICATE) {
+        return None;
+    }
+    let pointer = crate::typed::pointer_of(err.path());
+    Some(DuplicateMember { pointer, message })
+}
+
+/// A member read ahead of the rest: the payload dispatch reads members up to `agent_id` before
+/// it knows the type, then hands them to that type ahead of the unread ones.
+pub enum Pending<'de> {
+    /// A string value (the `agent_id` that chose the type).
+    Text(Cow<'de, str>),
+    /// Any value, as its JSON text.
+    Raw(Box<RawValue>),
+}
+
+/// A map of members read ahead ([`Pending`]) followed by the members not yet read.
+pub struct Prefixed<'de, A> {
+    pending: std::vec::IntoIter<(Cow<'de, str>, Pending<'de>)>,
+    value: Option<(Cow<'de, str>, Pending<'de>)>,
+    rest: Option<A>,
+}
+
+impl<'de, A> Prefixed<'de, A> {
+    /// `pending` first, then the rest of `rest` (`None` once it has ended).
+    pub fn new(pending: Vec<(Cow<'de, str>, Pending<'de>)>, rest: Option<A>) -> Self {
+        Self { pending: pending.into_iter(), value: None, rest }
+    }
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Prefixed<'de, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+        if let Some((key, value)) = self.pending.next() {
+            let read = seed.deserialize(de::value::CowStrDeserializer::new(key.clone())).map(Some);
+            self.value = Some((key, value));
+            return read;
+        }
+        match &mut self.rest {
+            Some(rest) => rest.next_key_seed(seed),
+            None => Ok(None),
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        match self.value.take() {
+            Some((_, Pending::Text(text))) => seed.deserialize(de::value::CowStrDeserializer::new(text)),
+            Some((key, Pending::Raw(raw))) => {
+                let mut deserializer = serde_json::Deserializer::from_reader(raw.get().as_bytes());
+                let mut track = serde_path_to_error::Track::new();
+                seed.deserialize(serde_path_to_error::Deserializer::new(&mut deserializer, &mut track)).map_err(|err| {
+                    // The place inside the replayed value, for `typed::from_slice` and friends.
+                    let mut pointer = format!("/{}", key.replace('~', "~0").replace('/', "~1"));
+                    pointer.push_str(&crate::typed::pointer_of(&track.path()));
+                    let message = err.to_string();
+                    let position = format!(" at line {} column {}", err.line(), err.column());
+                    let message = message.strip_suffix(&position).unwrap_or(&message);
+                    de::Error::custom(crate::typed::nested(&crate::typed::Violation {
+                        pointer,
+                        message: message.to_owned(),
+                        stage: crate::typed::Stage::Shape,
+                    }))
+                })
+            }
+            None => match &mut self.rest {
+                Some(rest) => rest.next_value_seed(seed),
+                None => Err(de::Error::custom("a value without its member name")),
+            },
+        }
+    }
+}
+
+/// Reads the members of a payload up to its `agent_id` (one pass when `agent_id` is first):
+/// the agent named, if the value is a string, and a map that replays what was read.
+pub fn tag_first<'de, A: MapAccess<'de>>(mut map: A) -> Result<(Option<String>, Prefixed<'de, A>), A::Error> {
+    let mut pending = Vec::new();
+    let mut agent = None;
+    let mut ended = true;
+    while let Some(Key(name)) = map.next_key()? {
+        let raw: Box<RawValue> = map.next_value()?;
+        if name == "agent_id" {
+            ended = false;
+            agent = serde_json::from_str::<String>(raw.get()).ok();
+            pending.push((name, Pending::Raw(raw)));
+            break;
+        }
+        pending.push((name, Pending::Raw(raw)));
+    }
+    Ok((agent, Prefixed::new(pending, (!ended).then_some(map))))
+}
