@@ -47,6 +47,16 @@ pub enum SessionContext {
     V1_1(Box<v1_1::SessionContext>),
 }
 
+impl garde::Validate for SessionContext {
+    type Context = ();
+    fn validate_into(&self, ctx: &(), parent: &mut dyn FnMut() -> garde::Path, report: &mut garde::Report) {
+        match self {
+            Self::V1_0(envelope) => envelope.validate_into(ctx, parent, report),
+            Self::V1_1(envelope) => envelope.validate_into(ctx, parent, report),
+        }
+    }
+}
+
 impl SessionContext {
     /// Reads an envelope from JSON bytes.
     pub fn from_slice(bytes: &[u8]) -> Result<Self, EnvelopeError> {

@@ -121,10 +121,7 @@ impl Extra {
 
     /// The members as a JSON object of [`serde_json::Value`]s.
     pub fn to_map(&self) -> serde_json::Map<String, Value> {
-        self.members
-            .iter()
-            .filter_map(|(k, v)| serde_json::from_str(v.get()).ok().map(|v| (k.clone(), v)))
-            .collect()
+        self.members.iter().filter_map(|(k, v)| serde_json::from_str(v.get()).ok().map(|v| (k.clone(), v))).collect()
     }
 
     /// Adds a member that was just read, refusing a name already present.
@@ -166,10 +163,8 @@ impl Serialize for Extra {
 
 impl From<serde_json::Map<String, Value>> for Extra {
     fn from(map: serde_json::Map<String, Value>) -> Self {
-        let members = map
-            .into_iter()
-            .filter_map(|(k, v)| serde_json::value::to_raw_value(&v).ok().map(|raw| (k, raw)))
-            .collect();
+        let members =
+            map.into_iter().filter_map(|(k, v)| serde_json::value::to_raw_value(&v).ok().map(|raw| (k, raw))).collect();
         Self { members }
     }
 }

@@ -405,6 +405,35 @@ fn is_ip_literal(literal: &str) -> bool {
 // `uniqueItems: true`
 // ---------------------------------------------------------------------------------------------
 
+/// Values [`finite`] checks: `f64`, and options and lists of them.
+pub trait FiniteValue {
+    /// Whether every number held is finite.
+    fn is_finite_value(&self) -> bool;
+}
+
+impl FiniteValue for f64 {
+    fn is_finite_value(&self) -> bool {
+        self.is_finite()
+    }
+}
+
+impl<T: FiniteValue> FiniteValue for Option<T> {
+    fn is_finite_value(&self) -> bool {
+        self.as_ref().is_none_or(FiniteValue::is_finite_value)
+    }
+}
+
+impl<T: FiniteValue> FiniteValue for Vec<T> {
+    fn is_finite_value(&self) -> bool {
+        self.iter().all(FiniteValue::is_finite_value)
+    }
+}
+
+/// The garde rule on every float: JSON has no NaN or infinity (serde_json would write `null`).
+pub fn finite<T: FiniteValue + ?Sized>(value: &T, _ctx: &()) -> garde::Result {
+    if value.is_finite_value() { Ok(()) } else { Err(garde::Error::new("not a finite number")) }
+}
+
 /// A field type that [`unique_items`] can check.
 pub trait UniqueItems {
     /// The first repeated item, as the indices `(earlier, later)` of two equal items with

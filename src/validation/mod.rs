@@ -16,6 +16,7 @@ mod report;
 mod schema;
 mod semantic;
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -146,6 +147,62 @@ impl Validator {
     /// the same generator into another crate, such as the conformance corpus: the same schema
     /// layer (the generated type decides, the interpreter lists the violations) and the rule
     /// layers that apply to a schema with no rules of its own. Not part of the stable API.
+    /// Runs the same four layers as [`Validator::validate`] on a typed value: a handoff, an agent
+    /// output, a mission artifact, any generated root type. A value that passes reads back and is
+    /// written as a document that [`Validator::validate`] passes too, with the same records.
+    ///
+    /// ```
+    /// use jerry_contracts::agents::ps::ResearcherOutput;
+    /// use jerry_contracts::validation::Validator;
+    ///
+    /// let mut output: ResearcherOutput = serde_json::from_str(r#"{
+    ///   "agent_id": "ps-researcher", "research_topic": "Handoff contracts", "sources": [],
+    ///   "findings": [{"id": "F-001", "summary": "Schemas catch drift", "category": "insight"}],
+    ///   "confidence": {"overall": 0.2, "reasoning": "one source"}
+    /// }"#)?;
+    /// let report = Validator::new().validate_typed(&output);
+    /// assert_eq!(report.schema, Some("agents/ps/researcher_output"));
+    /// assert_eq!(report.codes(), ["SEM-002", "CON-005"]); // low confidence, nothing persisted
+    /// output.confidence.overall = 1.5;
+    /// assert_eq!(Validator::new().validate_typed(&output).codes(), ["SCH-004"]);
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn validate_typed<D: Document + ?Sized>(&self, document: &D) -> Report {
+        let mut report = Report::default();
+        let Some(info) = registry::lookup(document.schema_path()) else {
+            report.push(record(
+                &codes::SCH_UNKNOWN_SCHEMA,
+                "",
+                format!("no schema is named {:?}", document.schema_path()),
+            ));
+            return report;
+        };
+        let subject = document.subject();
+        let version = match &subject {
+            Subject::Envelope10(envelope) => Some(envelope.schema_version.as_str()),
+            Subject::Envelope11(envelope) => Some(envelope.schema_version.as_str()),
+            _ => None,
+        };
+        if document.validate().is_err() || detect::version_check(info, version).is_some() {
+            // The schema layer's records, exactly as `validate` gives them, from the written value.
+            return match serde_json::to_value(document) {
+                Ok(value) => self.validate_value(Some(info.name), &value),
+                Err(err) => {
+                    report.schema = Some(info.name);
+                    report.push(record(
+                        &codes::SCH_WRONG_TYPE,
+                        "",
+                        format!("the value cannot be written as JSON: {err}"),
+                    ));
+                    report
+                }
+            };
+        }
+        report.schema = Some(info.name);
+        self.rules(&subject, &mut report);
+        report
+    }
+
     #[doc(hidden)]
     pub fn validate_as_in(&self, catalogue: Catalogue, name: &str, bytes: &[u8]) -> Report {
         let value = match parse(bytes) {
@@ -185,6 +242,40 @@ impl Catalogue {
     /// The type generated for the root of the schema at `path`.
     fn root_type(&self, path: &str) -> Option<&'static crate::typed::TypeEntry> {
         self.types.iter().find(|e| e.schema == path && e.pointer.is_empty())
+    }
+}
+
+/// A typed value [`Validator::validate_typed`] judges: every generated root type (an envelope, an
+/// agent output, a mission artifact, an orchestration record) implements it.
+pub trait Document: serde::Serialize + garde::Validate<Context = ()> {
+    /// The path under `schemas/` of the schema this type is the root of.
+    fn schema_path(&self) -> &'static str;
+    /// The value, as the rule layers see it.
+    #[doc(hidden)]
+    fn subject(&self) -> Subject<'_>;
+}
+
+impl<D: Document + ?Sized> Document for &D {
+    fn schema_path(&self) -> &'static str {
+        (**self).schema_path()
+    }
+    fn subject(&self) -> Subject<'_> {
+        (**self).subject()
+    }
+}
+
+impl Document for crate::envelope::SessionContext {
+    fn schema_path(&self) -> &'static str {
+        match self {
+            Self::V1_0(envelope) => envelope.schema_path(),
+            Self::V1_1(envelope) => envelope.schema_path(),
+        }
+    }
+    fn subject(&self) -> Subject<'_> {
+        match self {
+            Self::V1_0(envelope) => envelope.subject(),
+            Self::V1_1(envelope) => envelope.subject(),
+        }
     }
 }
 
@@ -231,22 +322,24 @@ fn schema_valid(catalogue: Catalogue, info: &'static SchemaInfo, value: &Value, 
     report.records.len() == before
 }
 
-/// A schema-valid document, read into its generated type, for the rule layers.
+/// A schema-valid document in its generated type, for the rule layers: read from the
+/// document, or borrowed from a typed value ([`Validator::validate_typed`]).
+#[doc(hidden)]
 #[derive(Debug, Clone)]
-pub(crate) enum Subject {
+pub enum Subject<'a> {
     /// A v1.0.0 handoff envelope.
-    Envelope10(Box<v1_0::SessionContext>),
+    Envelope10(Cow<'a, v1_0::SessionContext>),
     /// A v1.1.0 handoff envelope.
-    Envelope11(Box<v1_1::SessionContext>),
+    Envelope11(Cow<'a, v1_1::SessionContext>),
     /// A standalone agent output (at the document root).
-    Agent(Box<v1_1::Payload>),
+    Agent(Cow<'a, v1_1::Payload>),
     /// A mission task graph.
-    TaskGraph(Box<crate::mission::MissionTaskGraph>),
+    TaskGraph(Cow<'a, crate::mission::MissionTaskGraph>),
     /// Any other contract: only the schema layer applies.
     Other,
 }
 
-impl Subject {
+impl Subject<'static> {
     /// The typed value of a schema-valid document whose schema has rules (envelopes, agent
     /// outputs, the task graph), read from a parsed document; `None` when the schema has no typed
     /// rules or the document breaks it.
@@ -264,13 +357,13 @@ impl Subject {
             typed.validate().ok().map(|()| typed)
         }
         match info.path {
-            "session_context/v1.0.0.json" => valid(source.read()?).map(|v| Self::Envelope10(Box::new(v))),
-            "session_context/v1.1.0.json" => valid(source.read()?).map(|v| Self::Envelope11(Box::new(v))),
-            "mission/mission_task_graph.json" => valid(source.read()?).map(|v| Self::TaskGraph(Box::new(v))),
+            "session_context/v1.0.0.json" => valid(source.read()?).map(|v| Self::Envelope10(Cow::Owned(v))),
+            "session_context/v1.1.0.json" => valid(source.read()?).map(|v| Self::Envelope11(Cow::Owned(v))),
+            "mission/mission_task_graph.json" => valid(source.read()?).map(|v| Self::TaskGraph(Cow::Owned(v))),
             _ => {
                 // An agent output is read as the agent its schema names, whatever its own agent_id.
                 let agent = info.agent_id.as_deref()?;
-                valid(source.agent(agent)?).map(|v| Self::Agent(Box::new(v)))
+                valid(source.agent(agent)?).map(|v| Self::Agent(Cow::Owned(v)))
             }
         }
     }

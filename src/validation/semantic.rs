@@ -103,7 +103,7 @@ macro_rules! each_output {
 }
 
 /// The agent-output or generic-payload part of `subject`, if it has one.
-pub(super) fn output(subject: &Subject) -> Option<Output<'_>> {
+pub(super) fn output<'a>(subject: &'a Subject<'_>) -> Option<Output<'a>> {
     fn split<'a>(payload: &'a Payload, base: &'static str) -> Output<'a> {
         match payload {
             Payload::Generic(generic) => Output { base, kind: Kind::Generic(generic) },

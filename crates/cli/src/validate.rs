@@ -149,6 +149,13 @@ fn judge_whole(
     judge(request, validator, shown, &bytes, out, outcome)
 }
 
+/// The most lines, and bytes of lines, judged at once: the window that bounds memory while the
+/// workers judge a stream in parallel.
+const WINDOW_LINES: usize = 4096;
+const WINDOW_BYTES: usize = 16 << 20;
+
+/// Judges an NDJSON stream a window of lines at a time, the lines of a window in parallel on
+/// every core, and prints the reports in input order.
 fn judge_lines(
     request: &Request,
     validator: &mut Validator,
@@ -158,21 +165,85 @@ fn judge_lines(
     outcome: &mut Outcome,
 ) -> io::Result<()> {
     let mut reader = BufReader::with_capacity(1 << 16, reader);
-    let mut line = Vec::new();
+    let workers = std::thread::available_parallelism().map_or(1, usize::from);
     let mut number = 0usize;
     loop {
-        line.clear();
-        if reader.read_until(b'\n', &mut line)? == 0 {
+        // (line number, bytes) of the next window.
+        let mut window: Vec<(usize, Vec<u8>)> = Vec::new();
+        let mut bytes = 0;
+        let mut ended = false;
+        while window.len() < WINDOW_LINES && bytes < WINDOW_BYTES {
+            let mut line = Vec::new();
+            if reader.read_until(b'\n', &mut line)? == 0 {
+                ended = true;
+                break;
+            }
+            number += 1;
+            while line.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
+                line.pop();
+            }
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            bytes += line.len();
+            window.push((number, line));
+        }
+        let mut reports = judge_window(request, validator, &window, workers);
+        for (index, (number, line)) in window.iter().enumerate() {
+            let report = &reports[index];
+            if learn_requirements(validator, report, line) {
+                // What follows in this window was judged without these requirements.
+                let rest = judge_window(request, validator, &window[index + 1..], workers);
+                reports.truncate(index + 1);
+                reports.extend(rest);
+            }
+            let report = &reports[index];
+            tally(report, outcome);
+            print(request, &format!("{shown}:{number}"), report, out)?;
+        }
+        if ended {
             return Ok(());
         }
-        number += 1;
-        while line.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
-            line.pop();
-        }
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        judge(request, validator, &format!("{shown}:{number}"), &line, out, outcome)?;
+    }
+}
+
+/// The reports of `window`'s lines, in order, judged on up to `workers` threads.
+fn judge_window(request: &Request, validator: &Validator, window: &[(usize, Vec<u8>)], workers: usize) -> Vec<Report> {
+    let judge = |bytes: &[u8]| match &request.schema {
+        Some(name) => validator.validate_as(name, bytes),
+        None => validator.validate(bytes),
+    };
+    if workers < 2 || window.len() < 2 {
+        return window.iter().map(|(_, line)| judge(line)).collect();
+    }
+    let chunk = window.len().div_ceil(workers);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = window
+            .chunks(chunk)
+            .map(|lines| scope.spawn(move || lines.iter().map(|(_, line)| judge(line)).collect::<Vec<Report>>()))
+            .collect();
+        // A worker that panicked is a bug; its lines are judged again here so none is skipped.
+        handles
+            .into_iter()
+            .zip(window.chunks(chunk))
+            .flat_map(|(handle, lines)| {
+                handle.join().unwrap_or_else(|_| lines.iter().map(|(_, line)| judge(line)).collect())
+            })
+            .collect()
+    })
+}
+
+fn tally(report: &Report, outcome: &mut Outcome) {
+    outcome.documents += 1;
+    if !report.is_valid() {
+        outcome.invalid += 1;
+    }
+}
+
+fn print(request: &Request, source: &str, report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    match request.format {
+        Format::Json => print_json(source, report, out),
+        Format::Human => print_human(source, report, out),
     }
 }
 
@@ -189,27 +260,24 @@ fn judge(
         None => validator.validate(bytes),
     };
     learn_requirements(validator, &report, bytes);
-    outcome.documents += 1;
-    if !report.is_valid() {
-        outcome.invalid += 1;
-    }
-    match request.format {
-        Format::Json => print_json(source, &report, out),
-        Format::Human => print_human(source, &report, out),
-    }
+    tally(&report, outcome);
+    print(request, source, &report, out)
 }
 
 /// Requirement ids a valid nse-requirements output defines become known to the rest of the run
-/// (REF-002 judges references against them).
-fn learn_requirements(validator: &mut Validator, report: &Report, bytes: &[u8]) {
+/// (REF-002 judges references against them). Whether any was new.
+fn learn_requirements(validator: &mut Validator, report: &Report, bytes: &[u8]) -> bool {
     if report.schema != Some("agents/nse/requirements_output") || !report.is_valid() {
-        return;
+        return false;
     }
-    let Ok(value) = serde_json::from_slice::<Value>(bytes) else { return };
+    let Ok(value) = serde_json::from_slice::<Value>(bytes) else { return false };
     let ids = value.get("requirements").and_then(Value::as_array).into_iter().flatten();
     let mut options = validator.options().clone();
+    let before = options.known_requirements.len();
     options.known_requirements.extend(ids.filter_map(|r| r.get("id")?.as_str().map(str::to_owned)));
+    let learned = options.known_requirements.len() > before;
     *validator = Validator::with_options(options);
+    learned
 }
 
 fn print_json(source: &str, report: &Report, out: &mut dyn Write) -> io::Result<()> {

@@ -21,11 +21,12 @@ fn run(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    if let Some(text) = stdin {
-        child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write stdin");
-    }
-    drop(child.stdin.take());
+    // Written from a thread, so that a large input and a large output cannot block each other.
+    let mut input = child.stdin.take().expect("stdin");
+    let text = stdin.unwrap_or_default().to_owned();
+    let writer = std::thread::spawn(move || input.write_all(text.as_bytes()));
     let output = child.wait_with_output().expect("waits");
+    writer.join().expect("the writer ends").expect("write stdin");
     (
         output.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -121,4 +122,38 @@ fn usage_and_io_errors_exit_2() {
     assert!(err.contains("/nonexistent/file.json"), "{err}");
     let (code, _, _) = run(&["--format", "yaml", "x.json"], None);
     assert_eq!(code, 2);
+}
+
+#[test]
+fn ndjson_in_parallel_keeps_input_order_and_learns_requirements_where_they_appear() {
+    let compact = |relative: &str| {
+        let text = std::fs::read_to_string(fixtures().join(relative)).unwrap();
+        serde_json::to_string(&serde_json::from_str::<Value>(&text).unwrap()).unwrap()
+    };
+    let risk = compact("agents/nse/risk_output/valid/maximal.json");
+    // Without its orphan (CON-002), so that it is valid and its requirements are learnt.
+    let mut requirements: Value =
+        serde_json::from_str(&compact("agents/nse/requirements_output/valid/maximal.json")).unwrap();
+    requirements["traceability"]["orphan_requirements"] = serde_json::json!([]);
+    let requirements = requirements.to_string();
+    // The requirements output lands inside the second window of lines; the risks after it trace
+    // to REQ-STR-003 and REQ-PRG-001, which it does not define (REF-002), the ones before do not
+    // know any requirement yet (no REF-002).
+    let at = 5_000;
+    let total = 9_000;
+    let mut stream = String::new();
+    for number in 1..=total {
+        stream.push_str(if number == at { &requirements } else { &risk });
+        stream.push('\n');
+    }
+    let (code, out, err) = run(&["--format", "json", "--ndjson", "-"], Some(&stream));
+    assert_eq!(code, 0, "{err}");
+    let lines = lines(&out);
+    assert_eq!(lines.len(), total);
+    for (index, line) in lines.iter().enumerate() {
+        let number = index + 1;
+        assert_eq!(line["source"], format!("<stdin>:{number}"));
+        let ref_002 = line["errors"].as_array().unwrap().iter().filter(|r| r["error_code"] == "REF-002").count();
+        assert_eq!(ref_002, if number > at { 2 } else { 0 }, "line {number}: {line}");
+    }
 }

@@ -345,6 +345,9 @@ fn rules(def: &TypeDef, at: &str, schema: &Map<String, Value>, plan: &Plan) -> R
         || schema
             .get("type")
             .is_some_and(|t| t == "number" || t.as_array().is_some_and(|a| a.contains(&Value::from("number"))));
+    if holds_floats(schema) {
+        rules.push("custom(::jerry_contracts::support::finite)".to_owned());
+    }
     let (min, max) = (number("minimum"), number("maximum"));
     if is_number && (min.is_some() || max.is_some()) {
         rules.push(bounds("range", &[], min, max));
@@ -399,6 +402,18 @@ fn rules(def: &TypeDef, at: &str, schema: &Map<String, Value>, plan: &Plan) -> R
         }
     }
     Ok(rules)
+}
+
+/// Whether a value of this schema is an `f64` (a `number` that may not be an integer), or a list
+/// of them: such values must be finite, which no JSON text can break but a built value can.
+pub fn holds_floats(schema: &Map<String, Value>) -> bool {
+    let float = |s: &Map<String, Value>| {
+        let has = |name: &str| {
+            s.get("type").is_some_and(|t| t == name || t.as_array().is_some_and(|a| a.contains(&Value::from(name))))
+        };
+        has("number") && !has("integer") && !s.contains_key("$ref")
+    };
+    float(schema) || schema.get("items").and_then(Value::as_object).is_some_and(float)
 }
 
 fn bounds(rule: &str, modes: &[&str], min: Option<String>, max: Option<String>) -> String {

@@ -48,6 +48,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
         }
     });
     let dispatches = plan.types.iter().filter_map(dispatch);
+    let documents = documents(plan);
     let entries = plan.types.iter().map(|def| {
         let ident = format_ident!("{}", def.flat);
         let rust_path = format!("{}::{}", def.module.join("::"), def.public);
@@ -95,6 +96,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
             #(#flat_items)*
             #(#aliases)*
             #(#dispatches)*
+            #(#documents)*
 
             /// Every generated type with the schema it comes from.
             pub static TYPES: &[::jerry_contracts::typed::TypeEntry] = &[#(#entries)*];
@@ -188,6 +190,45 @@ fn version_file(module: &str) -> String {
 }
 
 /// The dispatch enum for a [`Kind::Dispatch`] type, with its serde, garde and schemars impls.
+/// `validation::Document` for every root struct: its schema, and what the rule layers see.
+fn documents(plan: &Plan) -> Vec<TokenStream> {
+    let mut agents = BTreeMap::new();
+    for def in &plan.types {
+        if let Kind::Dispatch { branches, .. } = &def.kind {
+            for (agent, target) in branches {
+                agents.insert(target.clone(), (format_ident!("{}", def.flat), format_ident!("{}", pascal(agent))));
+            }
+        }
+    }
+    plan.types
+        .iter()
+        .filter(|def| def.pointer.is_empty() && def.validates && matches!(def.kind, Kind::Struct))
+        .map(|def| {
+            let ident = format_ident!("{}", def.flat);
+            let path = &def.file;
+            let subject = match (def.file.as_str(), agents.get(&def.flat)) {
+                ("session_context/v1.0.0.json", _) => quote!(Envelope10(::std::borrow::Cow::Borrowed(self))),
+                ("session_context/v1.1.0.json", _) => quote!(Envelope11(::std::borrow::Cow::Borrowed(self))),
+                ("mission/mission_task_graph.json", _) => quote!(TaskGraph(::std::borrow::Cow::Borrowed(self))),
+                (_, Some((payload, variant))) => {
+                    quote!(Agent(::std::borrow::Cow::Owned(#payload::#variant(::std::boxed::Box::new(self.clone())))))
+                }
+                _ => quote!(Other),
+            };
+            quote! {
+                impl ::jerry_contracts::validation::Document for #ident {
+                    fn schema_path(&self) -> &'static str {
+                        #path
+                    }
+                    fn subject(&self) -> ::jerry_contracts::validation::Subject<'_> {
+                        ::jerry_contracts::validation::Subject::#subject
+                    }
+                }
+            }
+        })
+        .collect()
+}
+
 fn dispatch(def: &TypeDef) -> Option<TokenStream> {
     let Kind::Dispatch { branches, fallback } = &def.kind else { return None };
     let name = format_ident!("{}", def.flat);

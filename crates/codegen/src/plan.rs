@@ -651,7 +651,10 @@ fn mark_validating(types: &mut [TypeDef]) {
         t.validates = match t.kind {
             Kind::Struct | Kind::Dispatch { .. } => true,
             Kind::Enum | Kind::Const => false,
-            Kind::Newtype => has_own_constraint(&t.source),
+            // A float must be finite too (NaN would be written as `null`).
+            Kind::Newtype => {
+                has_own_constraint(&t.source) || t.source.as_object().is_some_and(crate::attributes::holds_floats)
+            }
         };
     }
     loop {

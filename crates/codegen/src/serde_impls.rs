@@ -35,8 +35,9 @@ pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
         if !derives_serde(&item.attrs) {
             continue;
         }
-        let (file, pointer) =
-            plan.get(&item.ident.to_string()).map_or((String::new(), String::new()), |d| (d.file.clone(), d.pointer.clone()));
+        let (file, pointer) = plan
+            .get(&item.ident.to_string())
+            .map_or((String::new(), String::new()), |d| (d.file.clone(), d.pointer.clone()));
         match struct_impls(item) {
             Ok(tokens) => impls.push(tokens),
             Err(message) => problems.push(Problem::new(&file, &pointer, message)),
@@ -80,9 +81,7 @@ fn strip_serde(attrs: &mut Vec<Attribute>) {
             }
         }
     }
-    attrs.retain(|a| {
-        !(a.path().is_ident("derive") && matches!(&a.meta, Meta::List(list) if list.tokens.is_empty()))
-    });
+    attrs.retain(|a| !(a.path().is_ident("derive") && matches!(&a.meta, Meta::List(list) if list.tokens.is_empty())));
 }
 
 fn field_serde(attrs: &[Attribute]) -> Result<FieldSerde, String> {
