@@ -1,0 +1,97 @@
+//! `Validator::validate_typed` against `Validator::validate`: on every fixture of the envelopes,
+//! the agent outputs and the task graph that reads into its type, the typed value gets exactly
+//! the records its bytes get. And values built in Rust that break a rule no JSON text can (a NaN,
+//! an `extra` member named like a field) are refused instead of written as another document.
+#![allow(clippy::expect_used, clippy::unwrap_used)] // a failed expectation is the test failing
+
+mod support;
+
+use jerry_contracts::Validate;
+use jerry_contracts::agents::ps::ResearcherOutput;
+use jerry_contracts::session_context::{v1_0, v1_1};
+use jerry_contracts::validation::{Document, Report, Validator};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+fn typed_report<T: DeserializeOwned + Document>(document: &Value) -> Option<Report> {
+    let typed: T = serde_json::from_value(document.clone()).ok()?;
+    Some(Validator::new().validate_typed(&typed))
+}
+
+#[test]
+fn typed_values_get_the_records_their_bytes_get() {
+    let corpus = support::corpus();
+    let mut compared = 0;
+    for set in support::fixture_sets(&corpus).into_iter().filter(|s| s.target.definition.is_none()) {
+        let schema = set.target.schema.as_str();
+        let documents =
+            set.valid.iter().map(|f| (&f.path, &f.document)).chain(set.invalid.iter().map(|f| (&f.path, &f.document)));
+        for (path, document) in documents {
+            let typed = match schema {
+                "session_context/v1.0.0.json" => typed_report::<v1_0::SessionContext>(document),
+                "session_context/v1.1.0.json" => typed_report::<v1_1::SessionContext>(document),
+                "agents/ps/researcher_output.json" => typed_report::<ResearcherOutput>(document),
+                "agents/nse/risk_output.json" => typed_report::<jerry_contracts::agents::nse::RiskOutput>(document),
+                "mission/mission_task_graph.json" => {
+                    typed_report::<jerry_contracts::mission::MissionTaskGraph>(document)
+                }
+                _ => None,
+            };
+            let Some(typed) = typed else { continue };
+            let bytes = serde_json::to_vec(document).unwrap();
+            let name = schema.trim_end_matches(".json");
+            let expected = Validator::new().validate_as(name, &bytes);
+            // The same records; a number the type holds as f64 (`78` read as 78.0) is compared by
+            // value, since the typed value keeps no source text for declared numbers.
+            let key = |r: &Report| -> Vec<(String, Option<String>, String, Option<f64>)> {
+                r.records
+                    .iter()
+                    .map(|r| {
+                        let actual = r.actual.as_ref().and_then(Value::as_f64);
+                        (r.error_code.clone(), r.path.clone(), format!("{:?}", r.severity), actual)
+                    })
+                    .collect()
+            };
+            assert_eq!(key(&typed), key(&expected), "{}", path.display());
+            assert_eq!(typed.schema, expected.schema, "{}", path.display());
+            compared += 1;
+        }
+    }
+    assert!(compared > 150, "only {compared} fixtures compared");
+}
+
+#[test]
+fn a_nan_is_refused_rather_than_written_as_null() {
+    let mut output: ResearcherOutput = serde_json::from_value(serde_json::json!({
+        "agent_id": "ps-researcher", "research_topic": "t", "sources": [],
+        "findings": [{"id": "F-001", "summary": "s", "category": "gap"}],
+        "confidence": {"overall": 0.8}
+    }))
+    .unwrap();
+    output.validate().unwrap();
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        output.confidence.overall = bad;
+        let err = output.validate().expect_err("not finite");
+        assert!(err.to_string().contains("not a finite number"), "{err}");
+        assert!(!Validator::new().validate_typed(&output).is_valid());
+    }
+}
+
+#[test]
+fn extra_cannot_hold_a_declared_member() {
+    let mut output: ResearcherOutput = serde_json::from_value(serde_json::json!({
+        "agent_id": "ps-researcher", "research_topic": "t", "sources": [],
+        "findings": [{"id": "F-001", "summary": "s", "category": "gap"}],
+        "confidence": {"overall": 0.8}
+    }))
+    .unwrap();
+    output.extra.insert("x-note", "kept").unwrap();
+    output.validate().unwrap();
+    output.extra.insert("research_topic", "a second topic").unwrap();
+    let err = output.validate().expect_err("a declared name");
+    assert!(err.to_string().contains("`research_topic`"), "{err}");
+    // Written anyway, the document holds the name twice, and no reader takes it.
+    let text = serde_json::to_vec(&output).unwrap();
+    assert!(serde_json::from_slice::<ResearcherOutput>(&text).is_err());
+    assert_eq!(jerry_contracts::validation::validate(&text).codes(), ["SCH-014"]);
+}
