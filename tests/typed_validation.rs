@@ -69,6 +69,9 @@ fn a_nan_is_refused_rather_than_written_as_null() {
     }))
     .unwrap();
     output.validate().unwrap();
+    // An agent output is a payload by `From`.
+    let payload = v1_1::Payload::from(output.clone());
+    assert_eq!(payload.agent_id(), Some("ps-researcher"));
     for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
         output.confidence.overall = bad;
         let err = output.validate().expect_err("not finite");

@@ -272,6 +272,17 @@ fn dispatch(def: &TypeDef) -> Option<TokenStream> {
         }
     });
     let agents = variants.iter().map(|(_, _, agent)| agent.clone());
+    let froms = variants.iter().map(|(variant, target, agent)| {
+        let doc = format!(" The payload of a `{agent}` handoff.");
+        quote! {
+            #[doc = #doc]
+            impl ::std::convert::From<#target> for #name {
+                fn from(output: #target) -> Self {
+                    Self::#variant(::std::boxed::Box::new(output))
+                }
+            }
+        }
+    });
     let schema_name = Literal::string(&def.public);
     Some(quote! {
         #[doc = #doc]
@@ -331,6 +342,15 @@ fn dispatch(def: &TypeDef) -> Option<TokenStream> {
                     #(#agent_id_arms)*
                     Self::Generic(_) => ::std::option::Option::None,
                 }
+            }
+        }
+
+        #(#froms)*
+
+        /// The generic (v1.0.0) payload.
+        impl ::std::convert::From<#fallback_ty> for #name {
+            fn from(payload: #fallback_ty) -> Self {
+                Self::Generic(::std::boxed::Box::new(payload))
             }
         }
 
