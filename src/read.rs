@@ -207,7 +207,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Prefixed<'de, A> {
                 let mut track = serde_path_to_error::Track::new();
                 seed.deserialize(serde_path_to_error::Deserializer::new(&mut deserializer, &mut track)).map_err(|err| {
                     // The place inside the replayed value, for `typed::from_slice` and friends.
-                    let mut pointer = format!("/{}", key.replace('~', "~0").replace('/', "~1"));
+                    let mut pointer = format!("/{}", crate::typed::escape_token(&key));
                     pointer.push_str(&crate::typed::pointer_of(&track.path()));
                     let message = err.to_string();
                     let position = format!(" at line {} column {}", err.line(), err.column());

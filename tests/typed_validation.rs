@@ -60,14 +60,19 @@ fn typed_values_get_the_records_their_bytes_get() {
     assert!(compared > 150, "only {compared} fixtures compared");
 }
 
-#[test]
-fn a_nan_is_refused_rather_than_written_as_null() {
-    let mut output: ResearcherOutput = serde_json::from_value(serde_json::json!({
+/// A valid ps-researcher output.
+fn researcher() -> ResearcherOutput {
+    serde_json::from_value(serde_json::json!({
         "agent_id": "ps-researcher", "research_topic": "t", "sources": [],
         "findings": [{"id": "F-001", "summary": "s", "category": "gap"}],
         "confidence": {"overall": 0.8}
     }))
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn a_nan_is_refused_rather_than_written_as_null() {
+    let mut output = researcher();
     output.validate().unwrap();
     // An agent output is a payload by `From`.
     let payload = v1_1::Payload::from(output.clone());
@@ -82,12 +87,7 @@ fn a_nan_is_refused_rather_than_written_as_null() {
 
 #[test]
 fn extra_cannot_hold_a_declared_member() {
-    let mut output: ResearcherOutput = serde_json::from_value(serde_json::json!({
-        "agent_id": "ps-researcher", "research_topic": "t", "sources": [],
-        "findings": [{"id": "F-001", "summary": "s", "category": "gap"}],
-        "confidence": {"overall": 0.8}
-    }))
-    .unwrap();
+    let mut output = researcher();
     output.extra.insert("x-note", "kept").unwrap();
     output.validate().unwrap();
     output.extra.insert("research_topic", "a second topic").unwrap();
