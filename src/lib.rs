@@ -54,6 +54,7 @@ pub mod envelope;
 pub mod examples;
 pub mod extra;
 pub mod formats;
+pub mod number;
 #[doc(hidden)]
 pub mod read;
 pub mod registry;
@@ -67,3 +68,4 @@ pub mod versions;
 pub use garde::Validate;
 
 pub use extra::Extra;
+pub use number::Number;

@@ -417,6 +417,12 @@ impl FiniteValue for f64 {
     }
 }
 
+impl FiniteValue for crate::Number<f64> {
+    fn is_finite_value(&self) -> bool {
+        self.get().is_finite()
+    }
+}
+
 impl<T: FiniteValue> FiniteValue for Option<T> {
     fn is_finite_value(&self) -> bool {
         self.as_ref().is_none_or(FiniteValue::is_finite_value)
@@ -1167,91 +1173,5 @@ mod tests {
             assert_eq!(properties["note"], json!({"type": ["string", "null"]}));
             let _ = json_schema!(true);
         }
-    }
-}
-
-/// Deserialisation of JSON Schema integers: JSON Schema counts a number with a zero fraction
-/// (`100.0`, `1e2`) as an integer, so the generated integer fields accept it too (and write it back
-/// as `100`). An integer beyond the 64-bit range is refused with a clear message
-/// (docs/decisions.md D-110).
-pub mod integer {
-    use serde::de::{self, Deserialize, Deserializer, Visitor};
-
-    /// An `i64` read from any JSON number with no fractional part.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    pub struct JsonInteger(pub i64);
-
-    impl<'de> Deserialize<'de> for JsonInteger {
-        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-            struct IntegerVisitor;
-            impl Visitor<'_> for IntegerVisitor {
-                type Value = JsonInteger;
-                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                    f.write_str("an integer")
-                }
-                fn visit_i64<E: de::Error>(self, v: i64) -> Result<JsonInteger, E> {
-                    Ok(JsonInteger(v))
-                }
-                fn visit_u64<E: de::Error>(self, v: u64) -> Result<JsonInteger, E> {
-                    i64::try_from(v)
-                        .map(JsonInteger)
-                        .map_err(|_| E::custom(format!("integer {v} is beyond the 64-bit range")))
-                }
-                fn visit_f64<E: de::Error>(self, v: f64) -> Result<JsonInteger, E> {
-                    // 2^63 is exactly representable; every integral f64 below it converts exactly.
-                    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
-                    if v.fract() != 0.0 || !v.is_finite() {
-                        return Err(E::invalid_type(de::Unexpected::Float(v), &self));
-                    }
-                    if !(-LIMIT..LIMIT).contains(&v) {
-                        return Err(E::custom(format!("integer {v} is beyond the 64-bit range")));
-                    }
-                    Ok(JsonInteger(v as i64))
-                }
-            }
-            deserializer.deserialize_any(IntegerVisitor)
-        }
-    }
-
-    /// The shapes an integer field takes: `i64`, lists and maps of them at any depth, and the
-    /// optional forms (an optional field, when present, must hold a value).
-    pub trait IntegerField: Sized {
-        /// What is read from JSON.
-        type Raw: for<'de> Deserialize<'de>;
-        /// The field's value.
-        fn from_raw(raw: Self::Raw) -> Self;
-    }
-
-    impl IntegerField for i64 {
-        type Raw = JsonInteger;
-        fn from_raw(raw: JsonInteger) -> Self {
-            raw.0
-        }
-    }
-
-    impl<T: IntegerField> IntegerField for Vec<T> {
-        type Raw = Vec<T::Raw>;
-        fn from_raw(raw: Vec<T::Raw>) -> Self {
-            raw.into_iter().map(T::from_raw).collect()
-        }
-    }
-
-    impl<T: IntegerField> IntegerField for std::collections::BTreeMap<String, T> {
-        type Raw = std::collections::BTreeMap<String, T::Raw>;
-        fn from_raw(raw: Self::Raw) -> Self {
-            raw.into_iter().map(|(k, v)| (k, T::from_raw(v))).collect()
-        }
-    }
-
-    impl<T: IntegerField> IntegerField for Option<T> {
-        type Raw = T::Raw;
-        fn from_raw(raw: T::Raw) -> Self {
-            Some(T::from_raw(raw))
-        }
-    }
-
-    /// `deserialize_with` for integer fields of any [`IntegerField`] shape.
-    pub fn deserialize<'de, D: Deserializer<'de>, T: IntegerField>(deserializer: D) -> Result<T, D::Error> {
-        T::Raw::deserialize(deserializer).map(T::from_raw).map_err(de::Error::custom)
     }
 }

@@ -20,6 +20,9 @@ pub struct TypeEntry {
     /// The round trip (filled in by generated code).
     #[doc(hidden)]
     pub round_trip: fn(&Value) -> Result<Value, Violation>,
+    /// The relay of JSON text (filled in by generated code).
+    #[doc(hidden)]
+    pub relay: fn(&[u8]) -> Result<String, Violation>,
     /// The derived schema (filled in by generated code).
     #[cfg(feature = "schemars")]
     #[doc(hidden)]
@@ -37,6 +40,13 @@ impl TypeEntry {
     /// unchanged (nothing given is lost).
     pub fn round_trip(&self, value: &Value) -> Result<Value, Violation> {
         (self.round_trip)(value)
+    }
+
+    /// Reads JSON text as the type and writes it back compactly: every member comes back with
+    /// the same value, and every number with the same text (docs/decisions.md D-112). Declared
+    /// members are written in the schema's order, then undeclared ones in their own order.
+    pub fn relay(&self, json: &[u8]) -> Result<String, Violation> {
+        (self.relay)(json)
     }
 
     /// The schema schemars derives from the type (draft-07).
@@ -158,6 +168,17 @@ where
     })
 }
 
+/// Reads JSON text and writes it back (used by generated code).
+#[doc(hidden)]
+pub fn relay<T: DeserializeOwned + serde::Serialize>(json: &[u8]) -> Result<String, Violation> {
+    let typed: T = from_slice(json)?;
+    serde_json::to_string(&typed).map_err(|err| Violation {
+        pointer: String::new(),
+        message: err.to_string(),
+        stage: Stage::Shape,
+    })
+}
+
 /// Deserialises and serialises back (used by generated code).
 #[doc(hidden)]
 pub fn round_trip<T: DeserializeOwned + serde::Serialize>(value: &Value) -> Result<Value, Violation> {
@@ -196,6 +217,8 @@ pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
     for segment in path.iter() {
         match segment {
             Segment::Seq { index } => pointer.push_str(&format!("/{index}")),
+            // A number reads its source text through serde_json's raw-value map.
+            Segment::Map { key } if key == crate::number::RAW_TOKEN => {}
             Segment::Map { key } => {
                 pointer.push('/');
                 pointer.push_str(&escape_token(key));

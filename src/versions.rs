@@ -65,6 +65,12 @@ pub enum VersionError {
     /// Migration to this target is not defined.
     #[error("cannot migrate to {0}: the supported targets are {targets}", targets = SUPPORTED.join(", "))]
     UnknownTarget(String),
+    /// The text is not one JSON document (or names a member twice).
+    #[error("not JSON: {0}")]
+    NotJson(String),
+    /// The document is not a JSON object.
+    #[error("the document is not a JSON object")]
+    NotAnObject,
     /// Migrating would produce a document that the target schema rejects.
     #[error("the migrated document would not be a valid {target} envelope: {reasons}")]
     NotValidAfter {
@@ -140,6 +146,52 @@ pub fn migrate(mut document: Value, target: &str) -> Result<Value, VersionError>
     Ok(document)
 }
 
+/// Migrates an envelope given as JSON text, changing nothing but what the migration says: the
+/// result is the input text with the value of `schema_version` replaced, so every other member,
+/// every number's text, the member order and the layout stay as they were. The same checks as
+/// [`migrate`] apply; a 1.1.x document comes back unchanged.
+pub fn migrate_text(json: &[u8], target: &str) -> Result<String, VersionError> {
+    let text = std::str::from_utf8(json).map_err(|e| VersionError::NotJson(e.to_string()))?;
+    let document = crate::read::value_from_slice(json).map_err(|e| VersionError::NotJson(e.to_string()))?;
+    let before = envelope_version(&document);
+    migrate(document, target)?;
+    if before?.minor >= 1 {
+        return Ok(text.to_owned());
+    }
+    // The members of the top-level object as they are in the text; the strict read above
+    // refused duplicates, so there is one `schema_version`.
+    let members: std::collections::BTreeMap<&str, &serde_json::value::RawValue> =
+        serde_json::from_str(text).map_err(|_| VersionError::NotAnObject)?;
+    let old = members.get("schema_version").ok_or(VersionError::Missing)?.get();
+    // The raw value borrows from `text`: its offset there is where the version is written.
+    let start = old.as_ptr() as usize - text.as_ptr() as usize;
+    let end = start + old.len();
+    let new = serde_json::to_string(LATEST).map_err(|e| VersionError::NotJson(e.to_string()))?;
+    Ok(format!("{}{new}{}", &text[..start], &text[end..]))
+}
+
+/// JSON text without the whitespace between tokens (strings and numbers are kept as written),
+/// for writing a document on one line.
+pub fn compact(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in json.chars() {
+        if in_string {
+            out.push(c);
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+        } else if !matches!(c, ' ' | '\t' | '\n' | '\r') {
+            in_string = c == '"';
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,6 +207,11 @@ mod tests {
         assert_eq!(compatibility(v("1.1.0"), v("1.0.0")), Compatibility::Backward);
         assert_eq!(compatibility(v("1.0.0"), v("1.1.0")), Compatibility::IgnoresNewFields);
         assert_eq!(compatibility(v("2.0.0"), v("1.1.0")), Compatibility::No);
+    }
+
+    #[test]
+    fn compact_keeps_strings_and_numbers() {
+        assert_eq!(compact("{ \"a b\" : [1.50, \"x \\\" y\" ]\n}"), "{\"a b\":[1.50,\"x \\\" y\"]}");
     }
 
     #[test]

@@ -78,7 +78,7 @@ fn a_nan_is_refused_rather_than_written_as_null() {
     let payload = v1_1::Payload::from(output.clone());
     assert_eq!(payload.agent_id(), Some("ps-researcher"));
     for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
-        output.confidence.overall = bad;
+        output.confidence.overall = bad.into();
         let err = output.validate().expect_err("not finite");
         assert!(err.to_string().contains("not a finite number"), "{err}");
         assert!(!Validator::new().validate_typed(&output).is_valid());

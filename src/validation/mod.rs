@@ -163,7 +163,7 @@ impl Validator {
     /// let report = Validator::new().validate_typed(&output);
     /// assert_eq!(report.schema, Some("agents/ps/researcher_output"));
     /// assert_eq!(report.codes(), ["SEM-002", "CON-005"]); // low confidence, nothing persisted
-    /// output.confidence.overall = 1.5;
+    /// output.confidence.overall = 1.5.into();
     /// assert_eq!(Validator::new().validate_typed(&output).codes(), ["SCH-004"]);
     /// # Ok::<(), serde_json::Error>(())
     /// ```

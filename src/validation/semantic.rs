@@ -281,11 +281,16 @@ fn risk_band(score: i64) -> Option<nse::RiskLevel> {
     }
 }
 
+/// The value of an optional number field.
+fn num<T: crate::number::Numeric>(field: &Option<crate::Number<T>>) -> Option<T> {
+    field.as_ref().map(crate::Number::get)
+}
+
 /// SEM-003, SEM-004, SEM-005 on every risk of an nse-risk output.
 fn risks(output: &Output<'_>, risk_output: &nse::RiskOutput, report: &mut Report) {
     for (i, risk) in risk_output.risks.iter().enumerate() {
-        let product = risk.likelihood.checked_mul(risk.consequence);
-        if product != Some(risk.risk_score) {
+        let product = risk.likelihood.get().checked_mul(risk.consequence.get());
+        if product != Some(risk.risk_score.get()) {
             report.push(with_values(
                 record(
                     &codes::SEM_RISK_SCORE,
@@ -304,7 +309,7 @@ fn risks(output: &Output<'_>, risk_output: &nse::RiskOutput, report: &mut Report
             ));
         }
         if let (Some(likelihood), Some(consequence), Some(score)) =
-            (risk.residual_likelihood, risk.residual_consequence, risk.residual_risk_score)
+            (num(&risk.residual_likelihood), num(&risk.residual_consequence), num(&risk.residual_risk_score))
         {
             let product = likelihood.checked_mul(consequence);
             if product != Some(score) {
@@ -324,7 +329,7 @@ fn risks(output: &Output<'_>, risk_output: &nse::RiskOutput, report: &mut Report
                 ));
             }
         }
-        if let (Some(level), Some(band)) = (risk.risk_level, risk_band(risk.risk_score))
+        if let (Some(level), Some(band)) = (risk.risk_level, risk_band(risk.risk_score.get()))
             && level != band
         {
             report.push(with_values(
@@ -348,7 +353,7 @@ fn risks(output: &Output<'_>, risk_output: &nse::RiskOutput, report: &mut Report
 fn coverage(output: &Output<'_>, validator: &ps::ValidatorOutput, report: &mut Report) {
     let Some(coverage) = &validator.coverage else { return };
     let (Some(total), Some(passed), Some(failed), Some(skipped)) =
-        (coverage.total_tests, coverage.passed, coverage.failed, coverage.skipped)
+        (num(&coverage.total_tests), num(&coverage.passed), num(&coverage.failed), num(&coverage.skipped))
     else {
         return;
     };
@@ -369,7 +374,7 @@ fn coverage(output: &Output<'_>, validator: &ps::ValidatorOutput, report: &mut R
 /// SEM-010 on the verification matrix and SEM-011 on the defect summary of nse-verification.
 fn verification_counts(output: &Output<'_>, verification: &nse::VerificationOutput, report: &mut Report) {
     let matrix = &verification.verification_matrix;
-    if let (Some(verified), Some(total)) = (matrix.requirements_verified, matrix.total_requirements)
+    if let (Some(verified), Some(total)) = (num(&matrix.requirements_verified), num(&matrix.total_requirements))
         && verified > total
     {
         report.push(with_values(
@@ -384,7 +389,7 @@ fn verification_counts(output: &Output<'_>, verification: &nse::VerificationOutp
     }
     let Some(defects) = &verification.defect_summary else { return };
     if let (Some(open), Some(closed), Some(total)) =
-        (defects.open_defects, defects.closed_defects, defects.total_defects)
+        (num(&defects.open_defects), num(&defects.closed_defects), num(&defects.total_defects))
     {
         let sum = open.checked_add(closed);
         if sum != Some(total) {
@@ -399,7 +404,7 @@ fn verification_counts(output: &Output<'_>, verification: &nse::VerificationOutp
             ));
         }
     }
-    if let (Some(critical), Some(total)) = (defects.critical_defects, defects.total_defects)
+    if let (Some(critical), Some(total)) = (num(&defects.critical_defects), num(&defects.total_defects))
         && critical > total
     {
         report.push(with_values(
@@ -566,7 +571,7 @@ fn workflow_state(state: &v1_1::WorkflowState, source: &AgentReference, target: 
             ));
         }
     }
-    if let (Some(step), Some(total)) = (state.step_number, state.total_steps)
+    if let (Some(step), Some(total)) = (num(&state.step_number), num(&state.total_steps))
         && step > total
     {
         report.push(with_values(

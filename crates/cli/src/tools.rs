@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use jerry_contracts::{examples, registry, versions};
-use serde_json::Value;
 
 /// `jerry-contracts example NAME`: a valid document of the schema.
 pub fn example(name: &str, out: &mut dyn Write) -> io::Result<ExitCode> {
@@ -51,7 +50,8 @@ pub fn list(out: &mut dyn Write) -> io::Result<ExitCode> {
 }
 
 /// `jerry-contracts migrate [--to VERSION] PATH...|-`: each envelope rewritten as `to`, every
-/// field kept. One document in: the migrated document out; several: one JSON line each.
+/// field kept as written. One document in: the document out with only its version changed;
+/// several: one JSON line each.
 pub fn migrate(to: &str, paths: &[PathBuf], out: &mut dyn Write) -> io::Result<ExitCode> {
     let mut status = ExitCode::SUCCESS;
     let several = paths.len() > 1;
@@ -65,17 +65,13 @@ pub fn migrate(to: &str, paths: &[PathBuf], out: &mut dyn Write) -> io::Result<E
                 continue;
             }
         };
-        let document: Value = match serde_json::from_str(&text) {
-            Ok(document) => document,
-            Err(err) => {
-                eprintln!("jerry-contracts migrate: {shown}: not JSON: {err}");
+        match versions::migrate_text(text.as_bytes(), to) {
+            Ok(migrated) if several => writeln!(out, "{}", versions::compact(&migrated))?,
+            Ok(migrated) => writeln!(out, "{}", migrated.trim_end())?,
+            Err(err @ versions::VersionError::NotJson(_)) => {
+                eprintln!("jerry-contracts migrate: {shown}: {err}");
                 status = ExitCode::from(1);
-                continue;
             }
-        };
-        match versions::migrate(document, to) {
-            Ok(migrated) if several => writeln!(out, "{migrated}")?,
-            Ok(migrated) => writeln!(out, "{}", serde_json::to_string_pretty(&migrated).unwrap_or_default())?,
             Err(err) => {
                 eprintln!("jerry-contracts migrate: {shown}: cannot migrate: {err}");
                 status = ExitCode::from(1);

@@ -9,6 +9,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use serde_json::{Map, Value};
 use syn::parse::Parser;
+use syn::visit_mut::VisitMut;
 use syn::{Attribute, Fields, Item, Type};
 
 use crate::corpus::Problem;
@@ -36,7 +37,36 @@ pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
             _ => {}
         }
     }
+    let conversions: Vec<Item> = file
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Struct(item) => number_conversion(item),
+            _ => None,
+        })
+        .collect();
+    ExactNumbers.visit_file_mut(file);
+    file.items.extend(conversions);
     if problems.is_empty() { Ok(()) } else { Err(problems) }
+}
+
+/// Makes every `f64` and `i64` typify wrote a `jerry_contracts::Number` of it, in fields, newtype
+/// impls and signatures alike, so that numbers keep their source text (D-112) and an integer
+/// field reads `100.0` as JSON Schema does (D-110).
+struct ExactNumbers;
+
+impl VisitMut for ExactNumbers {
+    fn visit_type_mut(&mut self, ty: &mut Type) {
+        if let Type::Path(path) = ty
+            && path.qself.is_none()
+            && (path.path.is_ident("f64") || path.path.is_ident("i64"))
+        {
+            let inner = path.path.clone();
+            *ty = syn::parse_quote!(::jerry_contracts::Number<#inner>);
+            return;
+        }
+        syn::visit_mut::visit_type_mut(self, ty);
+    }
 }
 
 /// Parses one outer attribute written as text.
@@ -127,16 +157,6 @@ fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan) -> Result<(
                 let is_required = required.contains(&json_name.as_str());
                 let nullable = is_nullable(schema);
                 field_type(field, is_required, nullable);
-                if reads_integers(&field.ty) {
-                    if nullable {
-                        return Err(Problem::new(
-                            &def.file,
-                            &at,
-                            "a nullable integer is not supported by the code generator",
-                        ));
-                    }
-                    integer_field(field);
-                }
                 let rules = rules(def, &at, schema, plan)?;
                 if !rules.is_empty() {
                     field.attrs.push(attr(&format!("#[garde({})]", rules.join(", "))));
@@ -162,11 +182,6 @@ fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan) -> Result<(
             }
             let rules = rules(def, &def.pointer, &source, plan)?;
             if let Some(field) = fields.unnamed.first_mut() {
-                if reads_integers(&field.ty) {
-                    // A named integer (a root, a definition, a hoisted item) reads `1.0` as 1,
-                    // as integer fields do (D-110).
-                    integer_field(field);
-                }
                 if validates {
                     let text = if rules.is_empty() { "skip".to_owned() } else { rules.join(", ") };
                     field.attrs.push(attr(&format!("#[garde({text})]")));
@@ -213,24 +228,24 @@ fn serde_rename(attrs: &[Attribute]) -> Option<String> {
     found
 }
 
-/// Whether the field's type holds `i64`s of its own — an integer, or lists or maps of them at
-/// any depth (a named integer type reads itself): JSON Schema accepts `100.0` there, serde's
-/// `i64` does not.
-fn reads_integers(ty: &Type) -> bool {
-    let text = quote!(#ty).to_string();
-    text.split(|c: char| !c.is_alphanumeric() && c != '_').any(|token| token == "i64")
-}
-
-/// Reads the field through `support::integer`, keeping its optionality.
-fn integer_field(field: &mut syn::Field) {
-    let optional = option_inner(&field.ty).is_some();
-    field.attrs.retain(|a| !a.path().is_ident("serde") || serde_rename(std::slice::from_ref(a)).is_some());
-    let serde = if optional {
-        "#[serde(default, skip_serializing_if = \"::std::option::Option::is_none\", deserialize_with = \"::jerry_contracts::support::integer::deserialize\")]"
-    } else {
-        "#[serde(deserialize_with = \"::jerry_contracts::support::integer::deserialize\")]"
-    };
-    field.attrs.push(attr(serde));
+/// `From<f64>` (or `From<i64>`) for a newtype of one number, so `Confidence::from(0.85)` reads
+/// as it did before the field became a `Number`; `None` for any other struct.
+fn number_conversion(item: &syn::ItemStruct) -> Option<Item> {
+    let Fields::Unnamed(fields) = &item.fields else { return None };
+    let field = fields.unnamed.first().filter(|_| fields.unnamed.len() == 1)?;
+    let number = &field.ty;
+    if !matches!(quote!(#number).to_string().as_str(), "f64" | "i64") {
+        return None;
+    }
+    let ident = &item.ident;
+    syn::parse2(quote! {
+        impl ::std::convert::From<#number> for #ident {
+            fn from(value: #number) -> Self {
+                Self(::jerry_contracts::Number::new(value))
+            }
+        }
+    })
+    .ok()
 }
 
 fn is_nullable(schema: &Map<String, Value>) -> bool {

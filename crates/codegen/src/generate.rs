@@ -61,6 +61,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
                 rust_path: #rust_path,
                 check: ::jerry_contracts::typed::#check::<#ident>,
                 round_trip: ::jerry_contracts::typed::round_trip::<#ident>,
+                relay: ::jerry_contracts::typed::relay::<#ident>,
                 #[cfg(feature = "schemars")]
                 json_schema: ::jerry_contracts::typed::json_schema::<#ident>,
             },

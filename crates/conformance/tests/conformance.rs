@@ -178,11 +178,6 @@ fn a_schema_the_generator_cannot_carry_fails_the_build_naming_file_and_pointer()
             "/properties/Kind",
             "cannot be spelled as a Rust field",
         ),
-        (
-            json!({"type": "object", "properties": {"n": {"type": ["integer", "null"]}}}),
-            "/properties/n",
-            "a nullable integer is not supported",
-        ),
         (json!({"type": "integer", "multipleOf": 2}), "/multipleOf", "keyword `multipleOf` is not supported"),
         (json!({"type": "string", "format": "uuid"}), "/format", "`format: uuid` needs the pattern"),
     ];

@@ -1,0 +1,490 @@
+//! JSON numbers that keep their source text: every `number` and `integer` field of the generated
+//! types is a [`Number`], so a document read and written back keeps each number exactly as it
+//! was written (`1` stays `1` in a `number` field, `1.0` stays `1.0` in an `integer` field, and
+//! `0.1000000000000000055511151231257827` keeps all its digits), while code works with a plain
+//! `f64` or `i64` (docs/decisions.md D-112).
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::marker::PhantomData;
+use std::str::FromStr;
+
+use serde::de::{self, DeserializeSeed, MapAccess, Unexpected, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::value::RawValue;
+
+/// The name serde_json gives a raw value; asking for it gets the number's source text.
+pub(crate) const RAW_TOKEN: &str = "$serde_json::private::RawValue";
+
+/// A JSON number as a value of `T` (`f64` for `number`, `i64` for `integer`) together with its
+/// source text when that text is not the one serde_json writes for the value.
+///
+/// Reading keeps the text only when it differs from the canonical form (`1` in a `number`
+/// field, `1e2`, `0.50`, digits beyond `f64` precision), so most numbers carry none. Writing
+/// with serde_json gives the kept text back verbatim; other serializers get the value (they
+/// receive serde_json's raw-value form for a kept text, as for [`crate::Extra`]).
+///
+/// Equality, order and hashing compare values: `Number::from(1.0) == "1".parse().unwrap()`.
+/// A number built from a value ([`Number::new`], `From<T>`) has no text; changing the value
+/// drops the text.
+///
+/// ```
+/// use jerry_contracts::Number;
+///
+/// let read: Number<f64> = serde_json::from_str("0.50").unwrap();
+/// assert_eq!(read.get(), 0.5);
+/// assert_eq!(serde_json::to_string(&read).unwrap(), "0.50");
+/// assert_eq!(serde_json::to_string(&Number::new(0.5)).unwrap(), "0.5");
+/// ```
+#[derive(Clone, Default)]
+pub struct Number<T> {
+    value: T,
+    text: Option<Box<RawValue>>,
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f64 {}
+    impl Sealed for i64 {}
+}
+
+/// The value types a [`Number`] holds: `f64` (JSON Schema `number`) and `i64` (`integer`).
+pub trait Numeric: sealed::Sealed + Copy + PartialOrd + fmt::Debug + fmt::Display + Serialize + FromStr {
+    /// The value of a JSON number's text, or why this type cannot hold it.
+    #[doc(hidden)]
+    fn from_json(text: &str) -> Result<Self, String>;
+    /// The value of a number a non-JSON deserializer reports as a signed integer.
+    #[doc(hidden)]
+    fn from_i64(value: i64) -> Result<Self, String>;
+    /// The value of a number a non-JSON deserializer reports as an unsigned integer.
+    #[doc(hidden)]
+    fn from_u64(value: u64) -> Result<Self, String>;
+    /// The value of a number a non-JSON deserializer reports as a float.
+    #[doc(hidden)]
+    fn from_f64(value: f64) -> Result<Self, String>;
+    /// Whether `text` is what serde_json writes for `self`.
+    #[doc(hidden)]
+    fn is_canonical(self, text: &str) -> bool;
+    /// What a type error calls this type ("a number", "an integer").
+    #[doc(hidden)]
+    const EXPECTING: &'static str;
+}
+
+impl Numeric for f64 {
+    const EXPECTING: &'static str = "a number";
+
+    fn from_json(text: &str) -> Result<Self, String> {
+        match text.parse::<f64>() {
+            Ok(value) if value.is_finite() => Ok(value),
+            _ => Err(format!("number {} is out of range", shown(text))),
+        }
+    }
+
+    fn from_i64(value: i64) -> Result<Self, String> {
+        Ok(value as f64)
+    }
+
+    fn from_u64(value: u64) -> Result<Self, String> {
+        Ok(value as f64)
+    }
+
+    fn from_f64(value: f64) -> Result<Self, String> {
+        Ok(value)
+    }
+
+    fn is_canonical(self, text: &str) -> bool {
+        self.is_finite() && ryu::Buffer::new().format_finite(self) == text
+    }
+}
+
+impl Numeric for i64 {
+    const EXPECTING: &'static str = "an integer";
+
+    fn from_json(text: &str) -> Result<Self, String> {
+        if !text.contains(['.', 'e', 'E']) {
+            return text.parse::<i64>().map_err(|_| format!("integer {} is beyond the 64-bit range", shown(text)));
+        }
+        // JSON Schema counts a number with a zero fraction (`100.0`, `1e2`) as an integer
+        // (docs/decisions.md D-110).
+        match text.parse::<f64>() {
+            Ok(value) if value.is_finite() && value.fract() == 0.0 => Self::from_f64(value),
+            Ok(value) if value.is_finite() => {
+                Err(format!("invalid type: floating point `{}`, expected an integer", shown(text)))
+            }
+            _ => Err(format!("number {} is out of range", shown(text))),
+        }
+    }
+
+    fn from_i64(value: i64) -> Result<Self, String> {
+        Ok(value)
+    }
+
+    fn from_u64(value: u64) -> Result<Self, String> {
+        i64::try_from(value).map_err(|_| format!("integer {value} is beyond the 64-bit range"))
+    }
+
+    fn from_f64(value: f64) -> Result<Self, String> {
+        // 2^63 is exactly representable; every integral f64 in [-2^63, 2^63) converts exactly.
+        const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+        if value.fract() != 0.0 || !value.is_finite() {
+            return Err(format!("invalid type: floating point `{value}`, expected an integer"));
+        }
+        if !(-LIMIT..LIMIT).contains(&value) {
+            return Err(format!("integer {value} is beyond the 64-bit range"));
+        }
+        Ok(value as i64)
+    }
+
+    fn is_canonical(self, text: &str) -> bool {
+        itoa::Buffer::new().format(self) == text
+    }
+}
+
+/// A number's text in a message, cut short when long.
+fn shown(text: &str) -> String {
+    const LIMIT: usize = 40;
+    match text.char_indices().nth(LIMIT) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
+impl<T: Numeric> Number<T> {
+    /// The number with value `value`, written as serde_json writes it.
+    pub fn new(value: T) -> Self {
+        Number { value, text: None }
+    }
+
+    /// The value.
+    pub fn get(&self) -> T {
+        self.value
+    }
+
+    /// Replaces the value (and forgets the source text).
+    pub fn set(&mut self, value: T) {
+        *self = Number::new(value);
+    }
+
+    /// The source text, when it is not what serde_json writes for the value.
+    pub fn source_text(&self) -> Option<&str> {
+        self.text.as_deref().map(RawValue::get)
+    }
+
+    /// Reads one JSON number's text, keeping the text when it is not canonical.
+    fn from_text(text: &str) -> Result<Self, String> {
+        let value = T::from_json(text)?;
+        let text = if value.is_canonical(text) {
+            None
+        } else {
+            Some(RawValue::from_string(text.to_owned()).map_err(|e| format!("not a JSON number: {e}"))?)
+        };
+        Ok(Number { value, text })
+    }
+
+    /// A value read without its text (a deserializer other than serde_json's): an integer read
+    /// into a float field keeps its integer text.
+    fn from_integer_text(value: T, text: impl fmt::Display) -> Self {
+        let text = text.to_string();
+        if value.is_canonical(&text) {
+            Number::new(value)
+        } else {
+            Number::from_text(&text).unwrap_or(Number::new(value))
+        }
+    }
+}
+
+impl<T: Numeric> From<T> for Number<T> {
+    fn from(value: T) -> Self {
+        Number::new(value)
+    }
+}
+
+impl From<i32> for Number<i64> {
+    fn from(value: i32) -> Self {
+        Number::new(i64::from(value))
+    }
+}
+
+impl From<i32> for Number<f64> {
+    fn from(value: i32) -> Self {
+        Number::new(f64::from(value))
+    }
+}
+
+impl<T: Numeric> std::ops::Deref for Number<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T: Numeric> fmt::Debug for Number<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.source_text() {
+            Some(text) => write!(f, "{:?} ({text})", self.value),
+            None => fmt::Debug::fmt(&self.value, f),
+        }
+    }
+}
+
+/// The number as JSON writes it: the source text when kept.
+impl<T: Numeric> fmt::Display for Number<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.source_text() {
+            Some(text) => f.write_str(text),
+            None => {
+                let mut out = Vec::new();
+                serde_json::to_writer(&mut out, &self.value).map_err(|_| fmt::Error)?;
+                f.write_str(std::str::from_utf8(&out).map_err(|_| fmt::Error)?)
+            }
+        }
+    }
+}
+
+/// Parses JSON number text (`"1.50"` keeps its text); any text `T` parses is accepted, but only
+/// JSON number text is kept.
+impl<T: Numeric> FromStr for Number<T> {
+    type Err = <T as FromStr>::Err;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let value: T = text.parse()?;
+        Ok(Number::from_text(text).unwrap_or(Number::new(value)))
+    }
+}
+
+impl<T: Numeric> PartialEq for Number<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+
+impl<T: Numeric> PartialEq<T> for Number<T> {
+    fn eq(&self, other: &T) -> bool {
+        self.value == *other
+    }
+}
+
+impl<T: Numeric> PartialOrd for Number<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        self.value.partial_cmp(&other.value)
+    }
+}
+
+impl<T: Numeric> PartialOrd<T> for Number<T> {
+    fn partial_cmp(&self, other: &T) -> Option<Ordering> {
+        self.value.partial_cmp(other)
+    }
+}
+
+impl Eq for Number<i64> {}
+
+impl Ord for Number<i64> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.value.cmp(&other.value)
+    }
+}
+
+impl Hash for Number<i64> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.value.hash(state);
+    }
+}
+
+impl<T: Numeric> Serialize for Number<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match &self.text {
+            Some(text) => text.serialize(serializer),
+            None => self.value.serialize(serializer),
+        }
+    }
+}
+
+impl<'de, T: Numeric> Deserialize<'de> for Number<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // serde_json answers this name with the value's source text; other deserializers call
+        // `visit_newtype_struct` and the value is read as it is reported.
+        deserializer.deserialize_newtype_struct(RAW_TOKEN, NumberVisitor(PhantomData))
+    }
+}
+
+struct NumberVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Numeric> Visitor<'de> for NumberVisitor<T> {
+    type Value = Number<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(T::EXPECTING)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Number<T>, A::Error> {
+        if map.next_key::<RawKey>()?.is_none() {
+            return Err(de::Error::invalid_type(Unexpected::Map, &self));
+        }
+        map.next_value_seed(TextSeed(PhantomData))
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<Number<T>, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<Number<T>, E> {
+        T::from_i64(value).map(|v| Number::from_integer_text(v, value)).map_err(E::custom)
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<Number<T>, E> {
+        T::from_u64(value).map(|v| Number::from_integer_text(v, value)).map_err(E::custom)
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<Number<T>, E> {
+        T::from_f64(value).map(Number::new).map_err(E::custom)
+    }
+}
+
+/// The key of serde_json's raw-value map.
+struct RawKey;
+
+impl<'de> Deserialize<'de> for RawKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = RawKey;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a number")
+            }
+
+            fn visit_str<E: de::Error>(self, key: &str) -> Result<RawKey, E> {
+                if key == RAW_TOKEN { Ok(RawKey) } else { Err(de::Error::invalid_type(Unexpected::Map, &self)) }
+            }
+        }
+
+        deserializer.deserialize_identifier(KeyVisitor)
+    }
+}
+
+/// The source text of one value, read as a number.
+struct TextSeed<T>(PhantomData<T>);
+
+impl<'de, T: Numeric> DeserializeSeed<'de> for TextSeed<T> {
+    type Value = Number<T>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Number<T>, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de, T: Numeric> Visitor<'de> for TextSeed<T> {
+    type Value = Number<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(T::EXPECTING)
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<Number<T>, E> {
+        match text.as_bytes().first() {
+            Some(b'-' | b'0'..=b'9') => Number::from_text(text).map_err(E::custom),
+            _ => Err(E::invalid_type(unexpected(text), &self)),
+        }
+    }
+}
+
+/// What a raw JSON value that is not a number is, for a type error.
+fn unexpected(text: &str) -> Unexpected<'_> {
+    match text.as_bytes().first() {
+        Some(b'"') => Unexpected::Other("a string"),
+        Some(b'{') => Unexpected::Map,
+        Some(b'[') => Unexpected::Seq,
+        Some(b't') => Unexpected::Bool(true),
+        Some(b'f') => Unexpected::Bool(false),
+        Some(b'n') => Unexpected::Unit,
+        _ => Unexpected::Other("a value"),
+    }
+}
+
+impl garde::rules::range::Bounds for Number<f64> {
+    type Size = f64;
+    const MIN: f64 = f64::MIN;
+    const MAX: f64 = f64::MAX;
+
+    fn validate_bounds(&self, lower: f64, upper: f64) -> Result<(), garde::rules::range::OutOfBounds> {
+        self.value.validate_bounds(lower, upper)
+    }
+}
+
+impl garde::rules::range::Bounds for Number<i64> {
+    type Size = i64;
+    const MIN: i64 = i64::MIN;
+    const MAX: i64 = i64::MAX;
+
+    fn validate_bounds(&self, lower: i64, upper: i64) -> Result<(), garde::rules::range::OutOfBounds> {
+        self.value.validate_bounds(lower, upper)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl<T: Numeric + schemars::JsonSchema> schemars::JsonSchema for Number<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn relay<T: Numeric>(text: &str) -> String {
+        let number: Number<T> = serde_json::from_str(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        serde_json::to_string(&number).unwrap_or_default()
+    }
+
+    #[test]
+    fn text_is_kept_only_when_it_is_not_canonical() {
+        for text in
+            ["1", "1.0", "0.85", "1e-7", "-0", "0.50", "12345678901234567890", "0.1000000000000000055511151231257827"]
+        {
+            assert_eq!(relay::<f64>(text), text);
+        }
+        for text in ["0", "-12", "100.0", "1e2", "-0", "9223372036854775807"] {
+            assert_eq!(relay::<i64>(text), text);
+        }
+        let canonical: Number<f64> = serde_json::from_str("0.85").unwrap_or_default();
+        assert_eq!(canonical.source_text(), None);
+        let kept: Number<f64> = serde_json::from_str("1").unwrap_or_default();
+        assert_eq!((kept.get(), kept.source_text()), (1.0, Some("1")));
+    }
+
+    #[test]
+    fn what_the_type_cannot_hold_is_refused_with_a_reason() {
+        let err =
+            |text: &str| serde_json::from_str::<Number<i64>>(text).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(err("9223372036854775808").contains("beyond the 64-bit range"), "{}", err("9223372036854775808"));
+        assert!(err("1.5").contains("expected an integer"), "{}", err("1.5"));
+        assert!(err("\"1\"").contains("invalid type"), "{}", err("\"1\""));
+        assert!(err("{}").contains("invalid type: map"), "{}", err("{}"));
+        let float = serde_json::from_str::<Number<f64>>("1e400").err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(float.contains("out of range"), "{float}");
+    }
+
+    #[test]
+    fn values_compare_as_values_and_read_from_values() {
+        let a: Number<f64> = serde_json::from_str("1").unwrap_or_default();
+        assert_eq!(a, Number::new(1.0));
+        assert!(a < Number::new(1.5) && a == 1.0);
+        let from_value: Number<f64> = serde_json::from_value(serde_json::json!(2)).unwrap_or_default();
+        assert_eq!(serde_json::to_string(&from_value).unwrap_or_default(), "2");
+        let mut b = a.clone();
+        b.set(3.0);
+        assert_eq!((b.to_string(), a.to_string()), ("3.0".to_owned(), "1".to_owned()));
+    }
+}
