@@ -31,6 +31,11 @@ pub enum ExampleError {
 pub fn example(name: &str) -> Result<Value, ExampleError> {
     let info = registry::lookup(name).ok_or_else(|| ExampleError::UnknownSchema(name.to_owned()))?;
     let mut document = Generator { depth: 0 }.value(info, "", &info.document)?;
+    // An envelope example says the version it is an example of (the shared 1.x.y pattern's
+    // shortest match is 1.0.0, which would make a v1.1.0 example read as a v1.0.0 envelope).
+    if let (Some(version), Some(object)) = (envelope_version(info), document.as_object_mut()) {
+        object.insert("schema_version".to_owned(), Value::from(version));
+    }
     // Leave out optional placeholders a rule rejects; a field the schema requires stays.
     let validator = crate::validation::Validator::new();
     for _ in 0..8 {
@@ -52,6 +57,11 @@ pub fn example(name: &str) -> Result<Value, ExampleError> {
         }
     }
     Ok(document)
+}
+
+/// The version of an envelope schema (`session_context/v1.1.0` → `1.1.0`).
+fn envelope_version(info: &SchemaInfo) -> Option<&'static str> {
+    info.name.strip_prefix("session_context/v")
 }
 
 /// Removes the value at `pointer` from its parent object; false when there is none.

@@ -54,6 +54,7 @@ pub mod envelope;
 pub mod examples;
 pub mod extra;
 pub mod formats;
+pub mod invalid;
 pub mod number;
 #[doc(hidden)]
 pub mod read;
@@ -68,4 +69,5 @@ pub mod versions;
 pub use garde::Validate;
 
 pub use extra::Extra;
+pub use invalid::InvalidValue;
 pub use number::Number;

@@ -93,7 +93,8 @@ fn pages_name_their_rust_type_and_link_their_references() {
     let page = &pages()["agents/ps/researcher_output.md"];
     assert!(page.contains("`jerry_contracts::agents::ps::ResearcherOutput`"), "{page}");
     assert!(page.contains("[ConfidenceScore](../../common/types.md#confidence_score)"), "{page}");
-    assert!(page.contains("pattern `^F-[0-9]{3}$`"), "{page}");
+    assert!(page.contains("[FindingId](../../common/findings.md#finding_id)"), "{page}");
+    assert!(pages()["common/findings.md"].contains("pattern `^F-[0-9]{3}$`"));
     assert!(page.contains("```json"), "the fixtures are shown as examples");
     let types = &pages()["common/types.md"];
     assert!(types.contains(r#"<a id="confidence_score"></a>"#));

@@ -61,19 +61,49 @@ fn agent_and_common_schemas_equal_the_seed_but_for_recorded_repairs() {
                 assert!(definitions.remove(*added).is_some(), "{added} is recorded as added to common/types.json");
             }
         }
+        // D-114: an inline id schema became a reference to the common definition with the same
+        // pattern; compare the definition's constraints in its place.
+        let findings = ours.get("common/findings.json").expect("common/findings.json");
+        let common = findings.document["definitions"].as_object().cloned().unwrap_or_default();
+        resolve_common_ids(&mut mine, &common);
         assert_eq!(mine, repaired, "{} differs from the seed beyond the recorded repairs", original.path);
         compared += 1;
     }
     assert_eq!(compared, 18, "16 agents, common/types.json and common/error.json");
 }
 
-/// Replaces same-file `#/definitions/…` references by their targets and drops annotations, so
+/// Replaces references to `common/findings.json` id definitions by the definition's constraints
+/// (without its annotations), undoing D-114 for the comparison.
+fn resolve_common_ids(node: &mut Value, definitions: &Map<String, Value>) {
+    if let Value::Object(map) = node {
+        let target = map
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix("../../common/findings.json#/definitions/"))
+            .filter(|name| name.ends_with("_id"))
+            .and_then(|name| definitions.get(name));
+        if let Some(Value::Object(definition)) = target {
+            *node = definition
+                .iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "description" | "examples"))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect::<Map<_, _>>()
+                .into();
+            return;
+        }
+        map.values_mut().for_each(|v| resolve_common_ids(v, definitions));
+    } else if let Value::Array(items) = node {
+        items.iter_mut().for_each(|v| resolve_common_ids(v, definitions));
+    }
+}
+
+/// Replaces `#/definitions/…` references (and those into v1.0.0's shared definitions) by their targets and drops annotations, so
 /// that a hoisted definition compares equal to the inline schema it came from.
 fn inline(node: &Value, definitions: &Map<String, Value>) -> Value {
     match node {
         Value::Object(map) => {
-            if let Some(name) = map.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/definitions/")) {
-                return inline(&definitions[name], definitions);
+            if let Some(target) = map.get("$ref").and_then(Value::as_str).and_then(|r| definitions.get(r)) {
+                return inline(target, definitions);
             }
             map.iter()
                 .filter(|(k, _)| !matches!(k.as_str(), "description" | "examples" | "title"))
@@ -92,8 +122,15 @@ fn session_context_v1_1_keeps_every_constraint_of_the_seed_delta() {
     let seed = seed_corpus();
     let delta = &seed.get("session_context/v1.1.0.json").expect("seed v1.1.0 delta").document;
     let mine = &ours.get("session_context/v1.1.0.json").expect("v1.1.0").document;
-    let definitions = |d: &Value| d["definitions"].as_object().cloned().unwrap_or_default();
-    let (seed_defs, my_defs) = (definitions(delta), definitions(mine));
+    // Definitions by the reference that names them: this file's, and v1.0.0's shared ones.
+    let definitions = |d: &Value, prefix: &str| -> Map<String, Value> {
+        let own = d["definitions"].as_object().cloned().unwrap_or_default();
+        own.into_iter().map(|(k, v)| (format!("{prefix}#/definitions/{k}"), v)).collect()
+    };
+    let v10 = &ours.get("session_context/v1.0.0.json").expect("v1.0.0").document;
+    let seed_defs = definitions(delta, "");
+    let mut my_defs = definitions(mine, "");
+    my_defs.extend(definitions(v10, "v1.0.0.json"));
     assert_eq!(mine["required"], delta["required"]);
     for (name, property) in delta["properties"].as_object().expect("delta has properties") {
         assert_eq!(

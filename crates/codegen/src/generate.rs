@@ -18,6 +18,7 @@ use crate::plan::{FLAT_MODULE, Kind, Plan, TypeDef};
 pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
     let mut file = shapes(plan)?;
     attributes::apply(&mut file, plan)?;
+    crate::newtypes::apply(&mut file, plan)?;
     crate::serde_impls::apply(&mut file, plan)?;
     let emitted: Vec<String> = file.items.iter().filter_map(item_name).collect();
     let mut aliases = Vec::new();

@@ -14,6 +14,7 @@ pub mod fixtures;
 pub mod generate;
 pub mod keywords;
 pub mod naming;
+pub mod newtypes;
 pub mod plan;
 pub mod serde_impls;
 

@@ -848,6 +848,7 @@ fn session_context_v1_0_to_v1_1_is_minor() {
             "/definitions/agent_family",
             "/definitions/agent_model",
             "/definitions/agent_reference",
+            "/definitions/schema_version",
             "/definitions/session_id",
             "/definitions/trace"
         ]

@@ -1,0 +1,128 @@
+//! Checked string newtypes: a named string type with schema rules (an id pattern, a length) gets
+//! a private field and constructors that check those rules — `new`, `TryFrom<&str>`,
+//! `TryFrom<String>` and `FromStr` — each failing with a `jerry_contracts::InvalidValue` that
+//! names the type, the value and the rule. typify's unchecked `From<String>` and infallible
+//! `FromStr` are removed. Reading JSON stays unchecked (the validation layers report every
+//! violation at its place); building a value in code is checked.
+
+use std::collections::BTreeMap;
+
+use quote::{format_ident, quote};
+use serde_json::Value;
+use syn::{Fields, Item, Visibility};
+
+use crate::corpus::Problem;
+use crate::plan::Plan;
+
+/// Applies the pass to the generated items.
+pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
+    let mut checked: BTreeMap<String, (String, String)> = BTreeMap::new();
+    for item in &mut file.items {
+        let Item::Struct(item) = item else { continue };
+        let Some(def) = plan.get(&item.ident.to_string()) else { continue };
+        let Fields::Unnamed(fields) = &mut item.fields else { continue };
+        if !def.validates || fields.unnamed.len() != 1 {
+            continue;
+        }
+        let Some(field) = fields.unnamed.first_mut() else { continue };
+        let ty = &field.ty;
+        if quote!(#ty).to_string() != ":: std :: string :: String" {
+            continue;
+        }
+        let Some(rule) = rule(&def.source) else {
+            return Err(vec![Problem::new(&def.file, &def.pointer, "a checked string type with no rule to name")]);
+        };
+        field.vis = Visibility::Inherited;
+        checked.insert(item.ident.to_string(), (def.public.clone(), rule));
+    }
+    file.items.retain(|item| !matches!(item, Item::Impl(block) if unchecked_conversion(block, &checked)));
+    for (flat, (public, rule)) in &checked {
+        let ident = format_ident!("{flat}");
+        let new_doc = format!(" A `{public}` holding `value`, or an error when {rule}.");
+        let tokens = quote! {
+            impl #ident {
+                #[doc = #new_doc]
+                pub fn new(value: impl ::std::convert::Into<::std::string::String>) -> ::std::result::Result<Self, ::jerry_contracts::InvalidValue> {
+                    let value = Self(value.into());
+                    match ::garde::Validate::validate(&value) {
+                        ::std::result::Result::Ok(()) => ::std::result::Result::Ok(value),
+                        ::std::result::Result::Err(_) => ::std::result::Result::Err(::jerry_contracts::InvalidValue::new(#public, &value.0, #rule)),
+                    }
+                }
+                /// The text.
+                pub fn as_str(&self) -> &str {
+                    &self.0
+                }
+                /// The text, owned.
+                pub fn into_inner(self) -> ::std::string::String {
+                    self.0
+                }
+            }
+            impl ::std::str::FromStr for #ident {
+                type Err = ::jerry_contracts::InvalidValue;
+                fn from_str(value: &str) -> ::std::result::Result<Self, Self::Err> {
+                    Self::new(value)
+                }
+            }
+            impl ::std::convert::TryFrom<&str> for #ident {
+                type Error = ::jerry_contracts::InvalidValue;
+                fn try_from(value: &str) -> ::std::result::Result<Self, Self::Error> {
+                    Self::new(value)
+                }
+            }
+            impl ::std::convert::TryFrom<::std::string::String> for #ident {
+                type Error = ::jerry_contracts::InvalidValue;
+                fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, Self::Error> {
+                    Self::new(value)
+                }
+            }
+            impl ::std::cmp::PartialEq<str> for #ident {
+                fn eq(&self, other: &str) -> bool {
+                    self.0 == other
+                }
+            }
+            impl ::std::cmp::PartialEq<&str> for #ident {
+                fn eq(&self, other: &&str) -> bool {
+                    self.0 == *other
+                }
+            }
+            impl ::std::convert::AsRef<str> for #ident {
+                fn as_ref(&self) -> &str {
+                    &self.0
+                }
+            }
+        };
+        let parsed: syn::File = syn::parse2(tokens)
+            .map_err(|e| vec![Problem::new("schemas/", "", format!("checked constructors of {flat}: {e}"))])?;
+        file.items.extend(parsed.items);
+    }
+    Ok(())
+}
+
+/// The schema rules of a string type, as the error says them ("it must match the pattern …").
+fn rule(schema: &Value) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+        parts.push(format!("match the pattern {pattern}"));
+    }
+    if let Some(min) = schema.get("minLength").and_then(Value::as_u64) {
+        parts.push(format!("have at least {min} character{}", if min == 1 { "" } else { "s" }));
+    }
+    if let Some(max) = schema.get("maxLength").and_then(Value::as_u64) {
+        parts.push(format!("have at most {max} characters"));
+    }
+    if let Some(format) = schema.get("format").and_then(Value::as_str) {
+        parts.push(format!("be a {format}"));
+    }
+    (!parts.is_empty()).then(|| format!("it must {}", parts.join(" and ")))
+}
+
+/// typify's unchecked conversions into a checked type: `From<String>`, `FromStr`, `TryFrom`.
+fn unchecked_conversion(block: &syn::ItemImpl, checked: &BTreeMap<String, (String, String)>) -> bool {
+    let self_ty = &block.self_ty;
+    if !checked.contains_key(&quote!(#self_ty).to_string()) {
+        return false;
+    }
+    let Some((_, path, _)) = &block.trait_ else { return false };
+    path.segments.last().is_some_and(|s| matches!(s.ident.to_string().as_str(), "From" | "FromStr" | "TryFrom"))
+}
