@@ -13,6 +13,62 @@ use crate::versions::{self, VersionError};
 /// The payload of a v1.1 envelope: an agent output or the generic payload.
 pub type Payload = v1_1::Payload;
 
+impl v1_1::SessionContext {
+    /// A v1.1 handoff of `payload` from `source_agent` to `target_agent` in session
+    /// `session_id`, sent now: `schema_version` is `1.1.0`, `timestamp` the current time (UTC)
+    /// and `payload_schema_ref` the payload agent's output schema (`agents/ps/researcher_output.json`;
+    /// absent for a generic payload). Optional fields are absent; set them as fields.
+    ///
+    /// ```
+    /// use jerry_contracts::Validate;
+    /// use jerry_contracts::agents::ps::{ResearcherFinding, ResearcherFindingCategory, ResearcherOutput};
+    /// use jerry_contracts::common::{AgentId, ConfidenceScore, FindingId};
+    /// use jerry_contracts::session_context::v1_0::{AgentFamily, AgentReference, SessionId};
+    /// use jerry_contracts::session_context::v1_1::SessionContext;
+    ///
+    /// let finding = ResearcherFinding::new(FindingId::new("F-001")?, "Typed handoffs catch drift", ResearcherFindingCategory::Insight);
+    /// let output = ResearcherOutput::new("Handoff contracts", vec![finding], vec![], ConfidenceScore::new(0.8));
+    /// let from = AgentReference::new(AgentId::new("ps-researcher")?, AgentFamily::Ps);
+    /// let to = AgentReference::new(AgentId::new("nse-requirements")?, AgentFamily::Nse);
+    /// let handoff = SessionContext::new(SessionId::new("sess-1")?, from, to, output);
+    /// handoff.validate()?;
+    /// assert_eq!(handoff.payload_schema_ref.as_deref(), Some("agents/ps/researcher_output.json"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new(
+        session_id: v1_0::SessionId,
+        source_agent: v1_0::AgentReference,
+        target_agent: v1_0::AgentReference,
+        payload: impl Into<Payload>,
+    ) -> Self {
+        let payload = payload.into();
+        let payload_schema_ref =
+            payload.agent_id().and_then(crate::registry::by_agent).map(|schema| schema.path.to_owned());
+        v1_1::SessionContext {
+            payload,
+            payload_schema_ref,
+            schema_version: latest_version(),
+            session_id,
+            source_agent,
+            target_agent,
+            timestamp: crate::formats::DateTime::now(),
+            trace: None,
+            workflow_id: None,
+            workflow_state: None,
+            extra: crate::Extra::new(),
+        }
+    }
+}
+
+/// `1.1.0` as the checked version type.
+fn latest_version() -> v1_0::SchemaVersion {
+    match v1_0::SchemaVersion::new(versions::LATEST) {
+        Ok(version) => version,
+        // Not reached: tests/typed_api.rs builds and validates a handoff with this version.
+        Err(_) => unreachable!("{} matches the envelope version pattern", versions::LATEST),
+    }
+}
+
 /// Why a document could not be read as an envelope.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EnvelopeError {

@@ -422,14 +422,22 @@ format_type!(
     "an RFC 3339 date-time string (YYYY-MM-DDTHH:MM:SS with Z or an offset)"
 );
 
-impl From<chrono::DateTime<chrono::FixedOffset>> for DateTime {
+impl DateTime {
+    /// The current time, in UTC.
+    pub fn now() -> Self {
+        Self::from(chrono::DateTime::<chrono::Utc>::from(std::time::SystemTime::now()))
+    }
+}
+
+impl<Tz: chrono::TimeZone> From<chrono::DateTime<Tz>> for DateTime {
     /// Writes the instant as RFC 3339 with its offset (`Z` for offset zero) and as many
     /// fractional digits as it needs in groups of three (none, 3, 6 or 9).
     ///
     /// RFC 3339 has four-digit years only: an instant outside the years 0000 to 9999 is
     /// written in chrono's extended form, which is not a valid `date-time` and does not parse
     /// back.
-    fn from(value: chrono::DateTime<chrono::FixedOffset>) -> Self {
+    fn from(value: chrono::DateTime<Tz>) -> Self {
+        let value = value.fixed_offset();
         Self { text: value.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true), value }
     }
 }

@@ -71,3 +71,8 @@ pub use garde::Validate;
 pub use extra::Extra;
 pub use invalid::InvalidValue;
 pub use number::Number;
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -173,3 +173,142 @@ fn nullable_enums_are_optional_enums() {
     document["next_agent_hint"] = json!("ps-analyst");
     assert!(serde_json::from_value::<nse::ReviewerOutput>(document).is_err());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Building values in Rust, without JSON text (issue 10, "Construction").
+// ---------------------------------------------------------------------------------------------
+
+mod building {
+    use jerry_contracts::agents::{nse, ps};
+    use jerry_contracts::common::{AgentId, ConfidenceScore, FindingId, RiskId};
+    use jerry_contracts::formats::DateTime;
+    use jerry_contracts::mission::{ActorId, Code, CreatedAt, MissionEnvelope, MissionId, Producer, TenantId};
+    use jerry_contracts::orchestration::{
+        Todo, TodoMetadata, TodoMetadataAgentModel, TodoMetadataEvidenceRequired, TodoMetadataWorkflowStage,
+        TodoPriority, TodoStatus,
+    };
+    use jerry_contracts::session_context::v1_0::{AgentFamily, AgentReference, SessionId};
+    use jerry_contracts::session_context::v1_1::{Payload, SessionContext};
+    use jerry_contracts::validation::Validator;
+    use jerry_contracts::{Number, Validate};
+
+    /// Validates `value` with garde and with all four layers, and checks that its JSON reads
+    /// back into an equal value.
+    fn sound<T>(value: &T, schema: &str)
+    where
+        T: Validate<Context = ()> + serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+    {
+        value.validate().unwrap_or_else(|e| panic!("{schema}: {e}"));
+        let text = serde_json::to_string(value).unwrap();
+        let report = Validator::new().validate_as(schema, text.as_bytes());
+        assert!(report.is_valid(), "{schema}: {:?}\n{text}", report.codes());
+        let back: T = serde_json::from_str(&text).unwrap();
+        assert_eq!(&back, value);
+    }
+
+    /// A confidence with the reasoning the constitutional layer asks for (P-022).
+    fn confidence(overall: f64) -> ConfidenceScore {
+        let mut confidence = ConfidenceScore::new(overall);
+        confidence.reasoning = Some("three independent sources agree".to_owned());
+        confidence
+    }
+
+    fn researcher_output() -> ps::ResearcherOutput {
+        let finding = ps::ResearcherFinding::new(
+            FindingId::new("F-001").unwrap(),
+            "Typed handoffs catch drift",
+            ps::ResearcherFindingCategory::Insight,
+        );
+        let mut output = ps::ResearcherOutput::new("Handoff contracts", vec![finding], vec![], confidence(0.8));
+        output.research_gaps = Some(vec!["Python bindings".to_owned()]);
+        output
+    }
+
+    #[test]
+    fn a_v1_1_handoff_with_a_researcher_payload() {
+        let from = AgentReference::new(AgentId::new("ps-researcher").unwrap(), AgentFamily::Ps);
+        let to = AgentReference::new(AgentId::new("nse-requirements").unwrap(), AgentFamily::Nse);
+        let handoff = SessionContext::new(SessionId::new("sess-1").unwrap(), from, to, researcher_output());
+        assert_eq!(handoff.schema_version.as_str(), "1.1.0");
+        assert_eq!(handoff.payload_schema_ref.as_deref(), Some("agents/ps/researcher_output.json"));
+        assert!(matches!(&handoff.payload, Payload::PsResearcher(_)));
+        sound(&handoff, "session_context/v1.1.0");
+        // The constant is written although the code never named it.
+        let json: serde_json::Value = serde_json::to_value(&handoff).unwrap();
+        assert_eq!(json["payload"]["agent_id"], "ps-researcher");
+        assert!(Validator::new().validate_typed(&handoff).is_valid());
+    }
+
+    #[test]
+    fn an_agent_output_with_integer_and_float_numbers() {
+        let risk = nse::Risk::new(RiskId::new("RISK-001").unwrap(), "Thermal margin", 3, 4, 12);
+        let process = jerry_contracts::common::NasaProcessReference::new(13, "Technical Risk Management");
+        let mut output = nse::RiskOutput::new(vec![process], vec![risk], nse::RiskMatrix::default(), confidence(0.74));
+        output.disclaimer_included = Some(Default::default());
+        sound(&output, "agents/nse/risk_output");
+        assert_eq!(output.risks[0].risk_score.get(), 12);
+        // A wrong product is a rule violation, found on the typed value.
+        output.risks[0].risk_score = Number::from(13);
+        let report = Validator::new().validate_typed(&output);
+        let errors: Vec<&str> = report.errors().map(|r| r.error_code.as_str()).collect();
+        assert_eq!(errors, ["SEM-003"], "{report:?}");
+    }
+
+    #[test]
+    fn a_mission_artifact() {
+        let envelope = MissionEnvelope::new(
+            MissionId::from("3f2c1a9e-8b7d-4c6e-9f1a-2b3c4d5e6f70".parse::<jerry_contracts::formats::Uuid>().unwrap()),
+            Code::new("oracle_advisory").unwrap(),
+            Code::new("chat").unwrap(),
+            TenantId::new("tenant-1").unwrap(),
+            ActorId::new("user-7").unwrap(),
+            "Why did the build fail?",
+            "explain build failure",
+            jerry_contracts::common::Severity::Low,
+            Code::new("internal_business").unwrap(),
+            CreatedAt::from(DateTime::from(chrono::DateTime::<chrono::Utc>::from_timestamp(1_768_000_000, 0).unwrap())),
+            Producer::new("colony-gateway").unwrap(),
+        );
+        assert_eq!(envelope.created_at.as_str(), "2026-01-09T23:06:40Z");
+        sound(&envelope, "mission/mission_envelope");
+    }
+
+    #[test]
+    fn an_orchestration_record() {
+        let metadata = TodoMetadata::new(
+            "Ship the validator",
+            "every fixture passes",
+            "any fixture fails",
+            TodoMetadataEvidenceRequired::TestResult,
+            "./target/report.json",
+            TodoMetadataAgentModel::Claude,
+            "ps-pipeline",
+            vec![],
+            false,
+            TodoMetadataWorkflowStage::Implement,
+            "run the suite",
+            "30m",
+            "ps-reviewer",
+        );
+        let todo = Todo::new("1.1", "Run the validator", TodoStatus::Pending, TodoPriority::High, metadata);
+        sound(&todo, "orchestration/todo");
+    }
+
+    #[test]
+    fn checked_ids_name_the_type_and_the_rule() {
+        let err = FindingId::new("F-1").unwrap_err();
+        assert_eq!(err.to_string(), r#"FindingId cannot be "F-1": it must match the pattern ^F-[0-9]{3}$"#);
+        assert_eq!(err.type_name(), "FindingId");
+        assert!("RISK-01".parse::<RiskId>().is_err());
+        assert!(SessionId::try_from("").unwrap_err().to_string().contains("at least 1 character"));
+        assert_eq!(FindingId::try_from("F-042").unwrap(), "F-042");
+    }
+
+    #[test]
+    fn structs_without_required_fields_are_default_and_timestamps_come_from_chrono() {
+        assert_eq!(nse::RiskMatrix::default(), nse::RiskMatrix::new());
+        let local = chrono::DateTime::parse_from_rfc3339("2026-01-10T14:30:00+02:00").unwrap();
+        assert_eq!(DateTime::from(local).as_str(), "2026-01-10T14:30:00+02:00");
+        assert_eq!(DateTime::from(local.with_timezone(&chrono::Utc)).as_str(), "2026-01-10T12:30:00Z");
+    }
+}

@@ -19,6 +19,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
     let mut file = shapes(plan)?;
     attributes::apply(&mut file, plan)?;
     crate::newtypes::apply(&mut file, plan)?;
+    crate::constructors::apply(&mut file, plan)?;
     crate::serde_impls::apply(&mut file, plan)?;
     let emitted: Vec<String> = file.items.iter().filter_map(item_name).collect();
     let mut aliases = Vec::new();

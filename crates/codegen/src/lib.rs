@@ -7,6 +7,7 @@
 
 pub mod attributes;
 pub mod constraints;
+pub mod constructors;
 pub mod corpus;
 pub mod diff;
 pub mod docs;

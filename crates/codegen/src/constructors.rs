@@ -1,0 +1,144 @@
+//! The construction convention of every generated struct: `new` takes the required fields in
+//! schema order, each as `impl Into<FieldType>`, fills constants (`agent_id`, `cognitive_mode`,
+//! `disclaimer_included`, `schema_name`, …) by themselves, leaves every optional field absent
+//! and `extra` empty; optional fields are then set as public fields. A struct with no required
+//! field also implements `Default` (the same value as `new()`), and a one-value constant enum
+//! implements `Default` as its only value.
+
+use quote::quote;
+use syn::{Fields, Item, Type};
+
+use crate::corpus::Problem;
+use crate::plan::{Kind, Plan};
+
+/// Structs whose constructor is hand-written in the library (the v1.1 envelope's `new` fills in
+/// the version, the time and the payload's schema reference).
+const HAND_WRITTEN: &[(&str, &str)] = &[("session_context/v1.1.0.json", "")];
+
+/// Applies the pass to the generated items.
+pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
+    let mut added = Vec::new();
+    for item in &file.items {
+        match item {
+            Item::Enum(item) => {
+                let Some(def) = plan.get(&item.ident.to_string()) else { continue };
+                if matches!(def.kind, Kind::Const)
+                    && let Some(variant) = item.variants.first()
+                {
+                    let (ident, value) = (&item.ident, &variant.ident);
+                    let doc = format!(" The constant `{}` (its only value).", def.public);
+                    added.push(quote! {
+                        impl ::std::default::Default for #ident {
+                            #[doc = #doc]
+                            fn default() -> Self {
+                                Self::#value
+                            }
+                        }
+                    });
+                }
+            }
+            Item::Struct(item) => {
+                let Some(def) = plan.get(&item.ident.to_string()) else { continue };
+                let Fields::Named(fields) = &item.fields else { continue };
+                if !matches!(def.kind, Kind::Struct)
+                    || HAND_WRITTEN.contains(&(def.file.as_str(), def.pointer.as_str()))
+                {
+                    continue;
+                }
+                // Parameters in the order of the schema's `required` list.
+                let required: Vec<&str> = def
+                    .source
+                    .get("required")
+                    .and_then(serde_json::Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(serde_json::Value::as_str)
+                    .collect();
+                let position = |name: &syn::Ident| {
+                    let text = name.to_string();
+                    let json = text.strip_prefix("r#").unwrap_or(&text).to_owned();
+                    required.iter().position(|r| *r == json).unwrap_or(usize::MAX)
+                };
+                let mut params = Vec::new();
+                let mut inits = Vec::new();
+                for field in &fields.named {
+                    let Some(name) = &field.ident else { continue };
+                    let ty = &field.ty;
+                    if name == "extra" {
+                        inits.push(quote!(extra: ::jerry_contracts::Extra::new()));
+                    } else if is_constant(ty, plan) {
+                        inits.push(quote!(#name: ::std::default::Default::default()));
+                    } else if is_option(ty) && !required_nullable(field) {
+                        inits.push(quote!(#name: ::std::option::Option::None));
+                    } else {
+                        params.push((position(name), quote!(#name: impl ::std::convert::Into<#ty>)));
+                        inits.push(quote!(#name: #name.into()));
+                    }
+                }
+                params.sort_by_key(|(at, _)| *at);
+                let params: Vec<_> = params.into_iter().map(|(_, tokens)| tokens).collect();
+                let ident = &item.ident;
+                let doc = if params.is_empty() {
+                    format!(" A `{}` with every optional field absent (the same as `Default`).", def.public)
+                } else {
+                    format!(
+                        " A `{}` with its required fields, in schema order; constants are filled in, optional fields are absent (set them as fields).",
+                        def.public
+                    )
+                };
+                added.push(quote! {
+                    impl #ident {
+                        #[doc = #doc]
+                        #[allow(clippy::too_many_arguments)]
+                        pub fn new(#(#params),*) -> Self {
+                            Self { #(#inits),* }
+                        }
+                    }
+                });
+                if params.is_empty() && !derives_default(&item.attrs) {
+                    added.push(quote! {
+                        impl ::std::default::Default for #ident {
+                            fn default() -> Self {
+                                Self::new()
+                            }
+                        }
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    for tokens in added {
+        let parsed: syn::File = syn::parse2(tokens)
+            .map_err(|e| vec![Problem::new("schemas/", "", format!("constructors do not parse: {e}"))])?;
+        file.items.extend(parsed.items);
+    }
+    Ok(())
+}
+
+/// Whether typify already derives `Default` (it does when every field is optional).
+fn derives_default(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().filter(|a| a.path().is_ident("derive")).any(|a| quote!(#a).to_string().contains("Default"))
+}
+
+fn last_ident(ty: &Type) -> Option<String> {
+    let Type::Path(path) = ty else { return None };
+    path.path.segments.last().map(|s| s.ident.to_string())
+}
+
+fn is_option(ty: &Type) -> bool {
+    last_ident(ty).is_some_and(|i| i == "Option")
+}
+
+/// A constant: a one-value enum of the plan or `support::True`.
+fn is_constant(ty: &Type, plan: &Plan) -> bool {
+    last_ident(ty).is_some_and(|name| name == "True" || plan.get(&name).is_some_and(|d| matches!(d.kind, Kind::Const)))
+}
+
+/// A field that must be present but may be `null` (an `Option` the constructor takes).
+fn required_nullable(field: &syn::Field) -> bool {
+    field.attrs.iter().any(|a| {
+        let text = quote!(#a).to_string();
+        text.contains("required_nullable")
+    })
+}
