@@ -56,6 +56,9 @@ pub mod extra;
 pub mod formats;
 pub mod invalid;
 pub mod number;
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub mod poke;
 #[doc(hidden)]
 pub mod read;
 pub mod registry;

@@ -20,6 +20,13 @@ pub struct TypeEntry {
     /// The round trip (filled in by generated code).
     #[doc(hidden)]
     pub round_trip: fn(&Value) -> Result<Value, Violation>,
+    /// The soundness probe (filled in by generated code).
+    #[doc(hidden)]
+    pub written: fn(&Value) -> Result<Option<Value>, Violation>,
+    /// The soundness probe with a change only Rust code can make (filled in by generated code).
+    #[cfg(feature = "testing")]
+    #[doc(hidden)]
+    pub poked: fn(&Value, &mut crate::poke::Tweak) -> Result<Option<Value>, Violation>,
     /// The relay of JSON text (filled in by generated code).
     #[doc(hidden)]
     pub relay: fn(&[u8]) -> Result<String, Violation>,
@@ -40,6 +47,20 @@ impl TypeEntry {
     /// unchanged (nothing given is lost).
     pub fn round_trip(&self, value: &Value) -> Result<Value, Violation> {
         (self.round_trip)(value)
+    }
+
+    /// Reads `value` as the type and, when the typed value passes `validate()`, writes it back:
+    /// `Ok(None)` when it does not validate. Whatever this writes must be a document the schema
+    /// accepts (the soundness property, tests/properties.rs).
+    pub fn written(&self, value: &Value) -> Result<Option<Value>, Violation> {
+        (self.written)(value)
+    }
+
+    /// [`TypeEntry::written`] after `tweak` changed the typed value (feature `testing`).
+    #[cfg(feature = "testing")]
+    #[doc(hidden)]
+    pub fn poked(&self, value: &Value, tweak: &mut crate::poke::Tweak) -> Result<Option<Value>, Violation> {
+        (self.poked)(value, tweak)
     }
 
     /// Reads JSON text as the type and writes it back compactly: every member comes back with
@@ -165,6 +186,62 @@ where
                 stage: Stage::Constraint,
             })
             .collect()
+    })
+}
+
+/// The soundness probe of a type with garde rules (used by generated code).
+#[doc(hidden)]
+pub fn written_validated<T>(value: &Value) -> Result<Option<Value>, Violation>
+where
+    T: DeserializeOwned + serde::Serialize + garde::Validate<Context = ()>,
+{
+    let typed: T = deserialize(value)?;
+    if typed.validate().is_err() {
+        return Ok(None);
+    }
+    write(&typed).map(Some)
+}
+
+/// The soundness probe of a type with garde rules after a tweak (used by generated code).
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub fn poked_validated<T>(value: &Value, tweak: &mut crate::poke::Tweak) -> Result<Option<Value>, Violation>
+where
+    T: DeserializeOwned + serde::Serialize + garde::Validate<Context = ()> + crate::poke::Poke,
+{
+    let mut typed: T = deserialize(value)?;
+    crate::poke::apply(&mut typed, tweak);
+    if typed.validate().is_err() {
+        return Ok(None);
+    }
+    write(&typed).map(Some)
+}
+
+/// The soundness probe of a type that is valid by construction, after a tweak (used by
+/// generated code).
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub fn poked_shape<T>(value: &Value, tweak: &mut crate::poke::Tweak) -> Result<Option<Value>, Violation>
+where
+    T: DeserializeOwned + serde::Serialize + crate::poke::Poke,
+{
+    let mut typed: T = deserialize(value)?;
+    crate::poke::apply(&mut typed, tweak);
+    write(&typed).map(Some)
+}
+
+/// The soundness probe of a type that is valid by construction (used by generated code).
+#[doc(hidden)]
+pub fn written_shape<T: DeserializeOwned + serde::Serialize>(value: &Value) -> Result<Option<Value>, Violation> {
+    let typed: T = deserialize(value)?;
+    write(&typed).map(Some)
+}
+
+fn write<T: serde::Serialize>(typed: &T) -> Result<Value, Violation> {
+    serde_json::to_value(typed).map_err(|err| Violation {
+        pointer: String::new(),
+        message: err.to_string(),
+        stage: Stage::Shape,
     })
 }
 

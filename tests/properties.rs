@@ -18,6 +18,7 @@
 
 mod support;
 
+use jerry_contracts::poke::{Tweak, TweakKind};
 use jerry_contracts::typed;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, RngAlgorithm, TestRng, TestRunner};
@@ -183,4 +184,60 @@ fn mutated_documents_get_one_verdict_from_types_interpreter_and_reference() {
             })
             .unwrap_or_else(|e| panic!("{path}: {e}"));
     }
+}
+
+/// Soundness: any value of a generated type that passes `validate()` serialises to a document
+/// the schema layer accepts and the type reads back. The values come from mutated generated
+/// documents (every value the typed read can produce is a value of the type), with unknown
+/// members added at any object, and one change only Rust code can make (`poke`): a NaN or
+/// infinite float, or an `extra` member named like a declared field.
+#[test]
+fn values_that_pass_validate_serialise_to_documents_the_schema_accepts() {
+    let (corpus, roots) = roots();
+    let registry = support::registry(&corpus);
+    let written_total = std::cell::Cell::new(0usize);
+    for path in &roots {
+        let entry = typed::find(path, "").unwrap();
+        let strategy = (strategy::documents(&corpus, path, ""), mutations(), any::<usize>(), any::<u32>(), 0..4u8);
+        let holds = |uri: &str, value: &Value| support::validator(&registry, uri).is_valid(value);
+        runner()
+            .run(&strategy, |(document, mutation, place, number, tweak)| {
+                let sites = boundary::sites(&corpus, &holds, path, "", &document);
+                let mut value = mutate(&document, &mutation, &sites);
+                // An unknown member, with a number the types must relay, at any object.
+                let objects: Vec<String> = support::places(&value)
+                    .into_iter()
+                    .filter(|p| value.pointer(p).is_some_and(Value::is_object))
+                    .collect();
+                let at = objects.get(place % objects.len().max(1)).cloned().unwrap_or_default();
+                if let Some(object) = value.pointer_mut(&at).and_then(Value::as_object_mut) {
+                    object.insert("x-unknown".to_owned(), json!({ "n": number, "f": f64::from(number) / 7.0 }));
+                }
+                // A change only Rust code can make, at any eligible place, or none.
+                let mut tweak = match tweak {
+                    0 => None,
+                    1 => Some(Tweak::new(place, TweakKind::Float(f64::NAN))),
+                    2 => Some(Tweak::new(place, TweakKind::Float(f64::INFINITY))),
+                    _ => Some(Tweak::new(place, TweakKind::DeclaredExtra)),
+                };
+                let written = match &mut tweak {
+                    Some(tweak) => entry.poked(&value, tweak),
+                    None => entry.written(&value),
+                };
+                let Ok(Some(written)) = written else { return Ok(()) };
+                written_total.set(written_total.get() + 1);
+                let schema_errors = jerry_contracts::validation::Validator::interpret(path, &written);
+                prop_assert!(
+                    schema_errors.is_empty(),
+                    "{}: validate() passed but {} is refused: {:?}",
+                    path,
+                    written,
+                    schema_errors
+                );
+                prop_assert!(entry.check(&written).is_ok(), "{}: the type refuses what it wrote: {}", path, written);
+                Ok(())
+            })
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+    }
+    assert!(written_total.get() > 200, "only {} values passed validate()", written_total.get());
 }

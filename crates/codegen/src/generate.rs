@@ -38,6 +38,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
         );
         aliases.push(quote! { #[doc = #doc] pub type #ident = #target; });
     }
+    let pokes = crate::poke::impls(&file);
     let flat_items = file.items;
     let patterns = plan.patterns.iter().enumerate().map(|(i, pattern)| {
         let ident = attributes::pattern_ident(i);
@@ -56,6 +57,8 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
         let rust_path = format!("{}::{}", def.module.join("::"), def.public);
         let (schema, pointer) = (&def.file, &def.pointer);
         let check = if def.validates { quote!(check_validated) } else { quote!(check_shape) };
+        let written = if def.validates { quote!(written_validated) } else { quote!(written_shape) };
+        let poked = if def.validates { quote!(poked_validated) } else { quote!(poked_shape) };
         quote! {
             ::jerry_contracts::typed::TypeEntry {
                 schema: #schema,
@@ -64,6 +67,9 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
                 check: ::jerry_contracts::typed::#check::<#ident>,
                 round_trip: ::jerry_contracts::typed::round_trip::<#ident>,
                 relay: ::jerry_contracts::typed::relay::<#ident>,
+                written: ::jerry_contracts::typed::#written::<#ident>,
+                #[cfg(feature = "testing")]
+                poked: ::jerry_contracts::typed::#poked::<#ident>,
                 #[cfg(feature = "schemars")]
                 json_schema: ::jerry_contracts::typed::json_schema::<#ident>,
             },
@@ -97,6 +103,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
             }
             #(#patterns)*
             #(#flat_items)*
+            #(#pokes)*
             #(#aliases)*
             #(#dispatches)*
             #(#documents)*
@@ -264,6 +271,9 @@ fn dispatch(def: &TypeDef) -> Option<TokenStream> {
     });
     let agent_id_arms =
         variants.iter().map(|(variant, _, agent)| quote! { Self::#variant(_) => ::std::option::Option::Some(#agent), });
+    let poke_arms = variants
+        .iter()
+        .map(|(variant, _, _)| quote! { Self::#variant(v) => ::jerry_contracts::poke::Poke::poke(v, tweak), });
     let validate_arms =
         variants.iter().map(|(variant, _, _)| quote! { Self::#variant(v) => v.validate_into(ctx, parent, report), });
     let schema_branches = variants.iter().map(|(_, target, agent)| {
@@ -320,6 +330,16 @@ fn dispatch(def: &TypeDef) -> Option<TokenStream> {
                     }
                 }
                 deserializer.deserialize_map(__Visitor)
+            }
+        }
+
+        #[cfg(feature = "testing")]
+        impl ::jerry_contracts::poke::Poke for #name {
+            fn poke(&mut self, tweak: &mut ::jerry_contracts::poke::Tweak) {
+                match self {
+                    #(#poke_arms)*
+                    Self::Generic(v) => ::jerry_contracts::poke::Poke::poke(v, tweak),
+                }
             }
         }
 

@@ -17,6 +17,7 @@ pub mod keywords;
 pub mod naming;
 pub mod newtypes;
 pub mod plan;
+pub mod poke;
 pub mod serde_impls;
 
 use std::path::Path;
