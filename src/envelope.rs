@@ -114,14 +114,50 @@ impl garde::Validate for SessionContext {
 }
 
 impl SessionContext {
-    /// Reads an envelope from JSON bytes.
+    /// Reads an envelope from JSON bytes: a scan for `schema_version` and `payload_schema_ref`
+    /// (every other member skipped), then one typed read of the version's type, the payload typed
+    /// by its `agent_id`. Only when `payload_schema_ref` names another agent than the payload's
+    /// own, or when the document is refused, is it read as a `Value` first, as
+    /// [`Self::from_value`] does, so that the error says what and where.
     pub fn from_slice(bytes: &[u8]) -> Result<Self, EnvelopeError> {
-        let value: Value = crate::read::value_from_slice(bytes).map_err(|err| EnvelopeError::Json {
-            line: err.line(),
-            column: err.column(),
-            message: err.to_string(),
-        })?;
-        Self::from_value(&value)
+        /// The two members that choose the type.
+        #[derive(Deserialize)]
+        struct Scan {
+            schema_version: Option<Value>,
+            payload_schema_ref: Option<Value>,
+        }
+        let slow = || {
+            let value: Value = crate::read::value_from_slice(bytes).map_err(|err| EnvelopeError::Json {
+                line: err.line(),
+                column: err.column(),
+                message: err.to_string(),
+            })?;
+            Self::from_value(&value)
+        };
+        let Ok(scan) = serde_json::from_slice::<Scan>(bytes) else { return slow() };
+        let mut head = serde_json::Map::new();
+        if let Some(version) = scan.schema_version {
+            head.insert("schema_version".to_owned(), version);
+        }
+        let version = versions::envelope_version(&Value::Object(head))?;
+        // A document the typed read refuses takes the `Value` path, which reports malformed
+        // JSON (recursion limit, a repeated member) as such and shape errors at their place.
+        if version.minor == 0 {
+            return serde_json::from_slice(bytes).map(|c| Self::V1_0(Box::new(c))).or_else(|_| slow());
+        }
+        let Ok(context) = serde_json::from_slice::<v1_1::SessionContext>(bytes) else { return slow() };
+        match scan.payload_schema_ref {
+            None => Ok(Self::V1_1(Box::new(context))),
+            Some(Value::String(reference)) => {
+                let agent = crate::registry::lookup(&reference).and_then(|s| s.agent_id.as_deref());
+                if agent.is_some() && agent == context.payload.agent_id() {
+                    Ok(Self::V1_1(Box::new(context)))
+                } else {
+                    slow()
+                }
+            }
+            Some(_) => slow(),
+        }
     }
 
     /// Reads an envelope: the version from `schema_version` (2.x refused), the payload's type
@@ -180,22 +216,23 @@ impl SessionContext {
     }
 }
 
-/// A v1.1 envelope whose payload type the caller knows (`Handoff<ResearcherOutput>`). Every
-/// envelope field is typed as in [`v1_1::SessionContext`]; unknown fields are kept in `extra`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A v1.1 envelope whose payload type the caller knows (`Handoff<ResearcherOutput>`). The
+/// envelope's fields are typed as in [`v1_1::SessionContext`]; unknown members are kept in
+/// [`HandoffEnvelope::extra`] as their exact text. Reading is one pass over the members (no
+/// buffering); a member named twice is an error.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Handoff<P> {
     /// The envelope without its payload.
-    #[serde(flatten)]
     pub envelope: HandoffEnvelope,
     /// The payload.
     pub payload: P,
 }
 
 /// The fields of a v1.1 envelope other than `payload` (see [`Handoff`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct HandoffEnvelope {
     /// Schema version (1.x.y).
-    pub schema_version: String,
+    pub schema_version: v1_0::SchemaVersion,
     /// Session identifier.
     pub session_id: v1_0::SessionId,
     /// Agent producing the context.
@@ -204,19 +241,152 @@ pub struct HandoffEnvelope {
     pub target_agent: v1_0::AgentReference,
     /// When the context was produced.
     pub timestamp: crate::formats::DateTime,
-    /// Everything else the envelope carries (`workflow_id`, `payload_schema_ref`,
-    /// `workflow_state`, `trace`, unknown fields), kept as written.
-    #[serde(flatten)]
-    pub rest: serde_json::Map<String, Value>,
+    /// URI reference to the payload's agent output schema.
+    pub payload_schema_ref: Option<String>,
+    /// Workflow identifier.
+    pub workflow_id: Option<v1_1::WorkflowId>,
+    /// Cross-pollination workflow state.
+    pub workflow_state: Option<v1_1::WorkflowState>,
+    /// Trace of the handoff chain.
+    pub trace: Option<v1_0::Trace>,
+    /// Members the schema does not declare, kept as written.
+    pub extra: crate::Extra,
 }
 
-impl<P: DeserializeOwned> Handoff<P> {
-    /// Reads a handoff whose payload must be a `P`; the envelope is checked against the v1.1.0
-    /// schema through [`v1_1::SessionContext`] first, so nothing the schema rejects gets through.
+impl<P: DeserializeOwned + garde::Validate<Context = ()>> Handoff<P> {
+    /// Reads a handoff whose payload must be a `P`. The document is read and validated as a
+    /// [`v1_1::SessionContext`] first (`validate()`: every pattern, range, length and count of
+    /// the v1.1.0 schema, payload included), so nothing that type refuses gets through, and then
+    /// read as a `Handoff<P>`, whose payload is validated as a `P`.
     pub fn from_value(value: &Value) -> Result<Self, EnvelopeError> {
         versions::envelope_version(value)?;
-        crate::typed::deserialize::<v1_1::SessionContext>(value).map_err(EnvelopeError::Shape)?;
-        crate::typed::deserialize(value).map_err(EnvelopeError::Shape)
+        let context: v1_1::SessionContext = crate::typed::deserialize(value).map_err(EnvelopeError::Shape)?;
+        check(&context)?;
+        let handoff: Self = crate::typed::deserialize(value).map_err(EnvelopeError::Shape)?;
+        check(&handoff.payload).map_err(at_payload)?;
+        Ok(handoff)
+    }
+
+    /// [`Handoff::from_value`] from JSON bytes, without building a `Value`.
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, EnvelopeError> {
+        let context: v1_1::SessionContext = crate::typed::from_slice(bytes).map_err(EnvelopeError::Shape)?;
+        check(&context)?;
+        let handoff: Self = crate::typed::from_slice(bytes).map_err(EnvelopeError::Shape)?;
+        check(&handoff.payload).map_err(at_payload)?;
+        Ok(handoff)
+    }
+}
+
+/// The first garde violation of `value`, as a shape error at its place.
+fn check<T: garde::Validate<Context = ()>>(value: &T) -> Result<(), EnvelopeError> {
+    let Err(report) = value.validate() else { return Ok(()) };
+    let (path, error) = report.iter().next().map(|(p, e)| (p.clone(), e.clone())).unzip();
+    Err(EnvelopeError::Shape(Violation {
+        pointer: path.map(|p| crate::support::json_pointer(&p)).unwrap_or_default(),
+        message: error.map(|e| e.message().to_owned()).unwrap_or_else(|| report.to_string()),
+        stage: crate::typed::Stage::Constraint,
+    }))
+}
+
+fn at_payload(error: EnvelopeError) -> EnvelopeError {
+    match error {
+        EnvelopeError::Shape(v) => EnvelopeError::Shape(Violation { pointer: format!("/payload{}", v.pointer), ..v }),
+        other => other,
+    }
+}
+
+impl<P: Serialize> Serialize for Handoff<P> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let e = &self.envelope;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("schema_version", &e.schema_version)?;
+        map.serialize_entry("session_id", &e.session_id)?;
+        map.serialize_entry("source_agent", &e.source_agent)?;
+        map.serialize_entry("target_agent", &e.target_agent)?;
+        map.serialize_entry("timestamp", &e.timestamp)?;
+        if let Some(v) = &e.payload_schema_ref {
+            map.serialize_entry("payload_schema_ref", v)?;
+        }
+        if let Some(v) = &e.workflow_id {
+            map.serialize_entry("workflow_id", v)?;
+        }
+        if let Some(v) = &e.workflow_state {
+            map.serialize_entry("workflow_state", v)?;
+        }
+        if let Some(v) = &e.trace {
+            map.serialize_entry("trace", v)?;
+        }
+        map.serialize_entry("payload", &self.payload)?;
+        for (name, raw) in e.extra.iter() {
+            map.serialize_entry(name, raw)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de, P: Deserialize<'de>> Deserialize<'de> for Handoff<P> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct HandoffVisitor<P>(std::marker::PhantomData<P>);
+
+        /// Reads `slot` once; a second occurrence is a duplicate member.
+        fn once<'de, A: serde::de::MapAccess<'de>, T: Deserialize<'de>>(
+            map: &mut A,
+            slot: &mut Option<T>,
+            name: &str,
+        ) -> Result<(), A::Error> {
+            if slot.is_some() {
+                return crate::read::duplicate(map, name);
+            }
+            *slot = Some(map.next_value()?);
+            Ok(())
+        }
+
+        impl<'de, P: Deserialize<'de>> serde::de::Visitor<'de> for HandoffVisitor<P> {
+            type Value = Handoff<P>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a v1.1 session-context envelope")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Handoff<P>, A::Error> {
+                let (mut version, mut session, mut source, mut target, mut time) = (None, None, None, None, None);
+                let (mut reference, mut workflow, mut state, mut trace, mut payload) = (None, None, None, None, None);
+                let mut extra = crate::Extra::new();
+                while let Some(key) = map.next_key::<crate::read::Key<'de>>()? {
+                    match key.0.as_ref() {
+                        "schema_version" => once(&mut map, &mut version, "schema_version")?,
+                        "session_id" => once(&mut map, &mut session, "session_id")?,
+                        "source_agent" => once(&mut map, &mut source, "source_agent")?,
+                        "target_agent" => once(&mut map, &mut target, "target_agent")?,
+                        "timestamp" => once(&mut map, &mut time, "timestamp")?,
+                        "payload_schema_ref" => once(&mut map, &mut reference, "payload_schema_ref")?,
+                        "workflow_id" => once(&mut map, &mut workflow, "workflow_id")?,
+                        "workflow_state" => once(&mut map, &mut state, "workflow_state")?,
+                        "trace" => once(&mut map, &mut trace, "trace")?,
+                        "payload" => once(&mut map, &mut payload, "payload")?,
+                        _ => crate::read::unknown(&mut map, &mut extra, key)?,
+                    }
+                }
+                Ok(Handoff {
+                    envelope: HandoffEnvelope {
+                        schema_version: version.ok_or_else(|| crate::read::missing("schema_version"))?,
+                        session_id: session.ok_or_else(|| crate::read::missing("session_id"))?,
+                        source_agent: source.ok_or_else(|| crate::read::missing("source_agent"))?,
+                        target_agent: target.ok_or_else(|| crate::read::missing("target_agent"))?,
+                        timestamp: time.ok_or_else(|| crate::read::missing("timestamp"))?,
+                        payload_schema_ref: reference,
+                        workflow_id: workflow,
+                        workflow_state: state,
+                        trace,
+                        extra,
+                    },
+                    payload: payload.ok_or_else(|| crate::read::missing("payload"))?,
+                })
+            }
+        }
+
+        deserializer.deserialize_map(HandoffVisitor(std::marker::PhantomData))
     }
 }
 
@@ -275,7 +445,29 @@ mod tests {
         let value = handoff(None);
         let typed: Handoff<ResearcherOutput> = Handoff::from_value(&value).expect("reads");
         assert_eq!(typed.payload.findings.len(), 1);
-        assert_eq!(serde_json::to_value(&typed).ok(), Some(value));
+        assert_eq!(serde_json::to_value(&typed).ok(), Some(value.clone()));
+        let bytes = serde_json::to_vec(&value).unwrap_or_default();
+        assert_eq!(Handoff::<ResearcherOutput>::from_slice(&bytes).ok(), Some(typed));
+    }
+
+    #[test]
+    fn a_handoff_checks_what_the_schema_checks() {
+        // A finding id breaking its pattern: the typed read alone would let it through.
+        let mut value = handoff(None);
+        value["payload"]["findings"][0]["id"] = json!("F-1");
+        let err = Handoff::<ResearcherOutput>::from_value(&value).unwrap_err();
+        assert!(matches!(&err, EnvelopeError::Shape(v) if v.pointer == "/payload/findings/0/id"), "{err}");
+        let bytes = serde_json::to_vec(&value).unwrap_or_default();
+        assert!(Handoff::<ResearcherOutput>::from_slice(&bytes).is_err());
+        // A session id that is empty, in the envelope.
+        let mut value = handoff(None);
+        value["session_id"] = json!("");
+        let err = Handoff::<ResearcherOutput>::from_value(&value).unwrap_err();
+        assert!(matches!(&err, EnvelopeError::Shape(v) if v.pointer == "/session_id"), "{err}");
+        // A member named twice.
+        let text = r#"{"schema_version": "1.1.0", "schema_version": "1.1.0"}"#;
+        let err = Handoff::<ResearcherOutput>::from_slice(text.as_bytes()).unwrap_err();
+        assert!(err.to_string().contains("duplicate member"), "{err}");
     }
 
     #[test]

@@ -171,7 +171,14 @@ fn module_tree(plan: &Plan) -> TokenStream {
             if flat_name == public {
                 quote!(pub use crate::#flat::#flat_ident;)
             } else {
-                quote!(pub use crate::#flat::#flat_ident as #public_ident;)
+                // The type's own name, which rustdoc shows where the type is used, is an
+                // importable path of the same module too.
+                let doc = format!(" `{flat_name}` is [`{public}`] under the name it has where other types use it.");
+                quote! {
+                    pub use crate::#flat::#flat_ident as #public_ident;
+                    #[doc = #doc]
+                    pub use crate::#flat::#flat_ident;
+                }
             }
         });
         let children = node.children.iter().map(|(name, child)| {
