@@ -50,6 +50,7 @@ pub const SCHEMA_ID_BASE: &str = "https://jerry.dev/schemas/";
 /// The meta-schema every contract declares in `$schema`: JSON Schema draft-07.
 pub const SCHEMA_DIALECT: &str = "http://json-schema.org/draft-07/schema#";
 
+mod ecma;
 pub mod envelope;
 pub mod examples;
 pub mod extra;

@@ -94,8 +94,39 @@ impl Numeric for f64 {
     }
 
     fn is_canonical(self, text: &str) -> bool {
-        self.is_finite() && ryu::Buffer::new().format_finite(self) == text
+        self.is_finite() && (plainly_shortest(text) || ryu::Buffer::new().format_finite(self) == text)
     }
+}
+
+/// Whether `text` is, without asking ryu, what ryu writes for the value it denotes: a plain
+/// decimal `-?I.F` with at most 15 significant digits, no needless zero, and a magnitude ryu writes
+/// without an exponent (below 10^16, and at most four zeros after the point before the first
+/// digit when the integer part is 0).
+///
+/// Why that is enough: any two decimals of at most 15 significant digits round to different
+/// doubles (`f64::DIGITS` is 15), so no shorter decimal reads as the same double, and ryu writes
+/// the shortest. `false` only means "ask ryu".
+fn plainly_shortest(text: &str) -> bool {
+    let unsigned = text.strip_prefix('-').unwrap_or(text).as_bytes();
+    let Some(point) = unsigned.iter().position(|&b| b == b'.') else { return false };
+    let (integer, fraction) = (&unsigned[..point], &unsigned[point + 1..]);
+    let digits = |part: &[u8]| !part.is_empty() && part.iter().all(u8::is_ascii_digit);
+    if !digits(integer) || !digits(fraction) || (integer.len() > 1 && integer[0] == b'0') {
+        return false;
+    }
+    if integer == b"0" {
+        // 0.000ddd: the zeros after the point are not significant; ryu writes at most four.
+        let zeros = fraction.iter().take_while(|&&b| b == b'0').count();
+        let significant = fraction.len() - zeros;
+        return zeros <= 4 && (1..=15).contains(&significant) && fraction.last() != Some(&b'0');
+    }
+    if fraction == b"0" {
+        // I.0: ryu writes an integral value below 10^16 this way; its digits are I's without
+        // trailing zeros.
+        let significant = integer.len() - integer.iter().rev().take_while(|&&b| b == b'0').count();
+        return integer.len() <= 16 && significant <= 15;
+    }
+    integer.len() + fraction.len() <= 15 && fraction.last() != Some(&b'0')
 }
 
 impl Numeric for i64 {
@@ -462,6 +493,67 @@ mod tests {
         assert_eq!(canonical.source_text(), None);
         let kept: Number<f64> = serde_json::from_str("1").unwrap_or_default();
         assert_eq!((kept.get(), kept.source_text()), (1.0, Some("1")));
+    }
+
+    /// The shortcut never calls a text canonical that ryu writes differently: checked on every
+    /// plain decimal shape up to 17 digits around the limits (zeros, fifteen and sixteen digits,
+    /// 10^16, four and five leading zeros), and on random decimals.
+    #[test]
+    fn the_canonical_shortcut_agrees_with_ryu() {
+        fn agrees(text: &str) {
+            if plainly_shortest(text) {
+                let value: f64 = text.parse().unwrap_or(f64::NAN);
+                assert_eq!(ryu::Buffer::new().format_finite(value), text, "shortcut accepted {text}");
+            }
+        }
+        let mut accepted = 0;
+        for text in [
+            "0.85",
+            "-0.5",
+            "1.0",
+            "100.0",
+            "0.0",
+            "-0.0",
+            "0.00001",
+            "0.000001",
+            "0.10",
+            "01.5",
+            "123456789012345.0",
+            "1234567890123456.0",
+            "1000000000000000.0",
+            "10000000000000000.0",
+            "12345678901234.5",
+            "1234567890123.45",
+            "0.123456789012345",
+            "0.1234567890123456",
+            "0.00001234567890123",
+            "9007199254740993.0",
+            "0.30000000000000004",
+            "1.5e3",
+            "15",
+            ".5",
+        ] {
+            agrees(text);
+            accepted += usize::from(plainly_shortest(text));
+        }
+        assert!(accepted >= 8, "the shortcut takes the common shapes ({accepted})");
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move |bound: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % bound
+        };
+        for _ in 0..200_000 {
+            let integer_digits = next(16) as u32;
+            let integer = if next(3) == 0 { "0".to_owned() } else { (1 + next(10u64.pow(integer_digits))).to_string() };
+            let zeros = "0".repeat(next(6) as usize);
+            let fraction_digits = next(17) as u32;
+            let fraction =
+                if next(5) == 0 { "0".to_owned() } else { format!("{zeros}{}", next(10u64.pow(fraction_digits))) };
+            let sign = if next(2) == 0 { "" } else { "-" };
+            agrees(&format!("{sign}{integer}.{fraction}"));
+        }
     }
 
     #[test]

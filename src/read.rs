@@ -166,8 +166,55 @@ pub fn duplicate_member(bytes: &[u8]) -> Option<DuplicateMember> {
 pub enum Pending<'de> {
     /// A string value (the `agent_id` that chose the type).
     Text(Cow<'de, str>),
+    /// A string without escapes: its text, and its JSON text for a reader that keeps raw JSON.
+    Plain(String, Box<RawValue>),
     /// Any value, as its JSON text.
     Raw(Box<RawValue>),
+}
+
+/// The replay of a [`Pending::Plain`] string: as a string to every reader, except one that asks
+/// for raw JSON (an unknown member kept as text), which gets the JSON text.
+struct PlainString {
+    text: String,
+    raw: Box<RawValue>,
+}
+
+impl<'de> Deserializer<'de> for PlainString {
+    type Error = de::value::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_string(self.text)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        de::value::StringDeserializer::new(self.text).deserialize_enum(name, variants, visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        if name == crate::number::RAW_TOKEN {
+            let mut json = serde_json::Deserializer::from_reader(self.raw.get().as_bytes());
+            return json.deserialize_newtype_struct(name, visitor).map_err(de::Error::custom);
+        }
+        visitor.visit_newtype_struct(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
+    }
 }
 
 /// A map of members read ahead ([`Pending`]) followed by the members not yet read.
@@ -202,6 +249,13 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Prefixed<'de, A> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
         match self.value.take() {
             Some((_, Pending::Text(text))) => seed.deserialize(de::value::CowStrDeserializer::new(text)),
+            Some((key, Pending::Plain(text, raw))) => seed.deserialize(PlainString { text, raw }).map_err(|err| {
+                de::Error::custom(crate::typed::nested(&crate::typed::Violation {
+                    pointer: format!("/{}", crate::typed::escape_token(&key)),
+                    message: err.to_string(),
+                    stage: crate::typed::Stage::Shape,
+                }))
+            }),
             Some((key, Pending::Raw(raw))) => {
                 let mut deserializer = serde_json::Deserializer::from_reader(raw.get().as_bytes());
                 let mut track = serde_path_to_error::Track::new();
@@ -237,8 +291,18 @@ pub fn tag_first<'de, A: MapAccess<'de>>(mut map: A) -> Result<(Option<String>, 
         let raw: Box<RawValue> = map.next_value()?;
         if name == "agent_id" {
             ended = false;
-            agent = serde_json::from_str::<String>(raw.get()).ok();
-            pending.push((name, Pending::Raw(raw)));
+            // A plain string (the usual case) is handed on as text: no replay, no path tracking.
+            let text = raw.get();
+            match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).filter(|t| !t.contains(['\\', '"'])) {
+                Some(plain) => {
+                    agent = Some(plain.to_owned());
+                    pending.push((name, Pending::Plain(plain.to_owned(), raw)));
+                }
+                None => {
+                    agent = serde_json::from_str::<String>(text).ok();
+                    pending.push((name, Pending::Raw(raw)));
+                }
+            }
             break;
         }
         pending.push((name, Pending::Raw(raw)));

@@ -123,7 +123,14 @@ impl<'de> Deserialize<'de> for True {
 /// ```
 pub struct EcmaPattern {
     source: &'static str,
-    regex: regress::Regex,
+    engine: Engine,
+}
+
+/// The engine that runs a pattern: `regex` (linear time) whenever the pattern translates to its
+/// syntax with the same meaning ([`crate::ecma::translate`]), else regress (ECMA-262 itself).
+enum Engine {
+    Linear(regex::Regex),
+    Ecma(regress::Regex),
 }
 
 impl EcmaPattern {
@@ -144,7 +151,20 @@ impl EcmaPattern {
     /// Compiles `source` as an ECMA-262 regular expression (no flags), or says why it is not
     /// one.
     pub fn try_new(source: &'static str) -> Result<Self, regress::Error> {
-        Ok(Self { source, regex: regress::Regex::new(source)? })
+        // regress judges the syntax: only a valid ECMA-262 pattern is translated.
+        let ecma = regress::Regex::new(source)?;
+        let linear = crate::ecma::translate(source).and_then(|translated| regex::Regex::new(&translated).ok());
+        let engine = match linear {
+            Some(regex) => Engine::Linear(regex),
+            None => Engine::Ecma(ecma),
+        };
+        Ok(Self { source, engine })
+    }
+
+    /// Whether the pattern runs on the linear-time engine (a bound on matching time whatever the
+    /// text), rather than the backtracking ECMA-262 one.
+    pub fn is_linear(&self) -> bool {
+        matches!(self.engine, Engine::Linear(_))
     }
 
     /// The pattern as written in the schema.
@@ -155,7 +175,10 @@ impl EcmaPattern {
     /// Whether the pattern matches anywhere in `text` (an unanchored search, as JSON Schema's
     /// `pattern` is).
     pub fn is_match(&self, text: &str) -> bool {
-        self.regex.find(text).is_some()
+        match &self.engine {
+            Engine::Linear(regex) => regex.is_match(text),
+            Engine::Ecma(regex) => regex.find(text).is_some(),
+        }
     }
 }
 

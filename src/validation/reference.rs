@@ -61,8 +61,9 @@ fn artifacts(output: &Output<'_>, options: &Options, report: &mut Report) {
     let Some(list) = output.artifacts() else { return };
     let mut root: Option<Root> = None;
     for (i, artifact) in list.iter().enumerate() {
-        let pointer = output.at(&format!("/artifacts/{i}"));
+        let pointer = || output.at(&format!("/artifacts/{i}"));
         if let Some(problem) = path_problem(artifact.path) {
+            let pointer = pointer();
             report.push(with_values(
                 record(&codes::REF_ARTIFACT_PATH, &format!("{pointer}/path"), format!("{:?} {problem}", artifact.path)),
                 Some(json!("a repository-relative path such as projects/PROJ-002/requirements/REQ-001.md")),
@@ -74,7 +75,7 @@ fn artifacts(output: &Output<'_>, options: &Options, report: &mut Report) {
         let root = root.get_or_insert_with(|| {
             given.canonicalize().map_err(|err| format!("the root {} cannot be resolved: {err}", given.display()))
         });
-        on_disk(artifact, root, &pointer, report);
+        on_disk(artifact, root, &pointer(), report);
     }
 }
 
@@ -158,9 +159,15 @@ fn sha256(path: &Path) -> io::Result<String> {
 fn requirements(output: &Output<'_>, options: &Options, report: &mut Report) {
     let Kind::Agent(payload) = output.kind else { return };
     let mut known: BTreeSet<&str> = options.known_requirements.iter().map(String::as_str).collect();
+    if let Payload::NseRequirements(o) = payload {
+        known.extend(o.requirements.iter().map(|r| r.id.as_str()));
+    }
+    if known.is_empty() {
+        // Nothing to hold the references against (and no pointer worth building).
+        return;
+    }
     let mut references: Vec<(String, &str)> = Vec::new();
     match payload {
-        Payload::NseRequirements(o) => known.extend(o.requirements.iter().map(|r| r.id.as_str())),
         Payload::NseRisk(o) => {
             for (i, risk) in o.risks.iter().enumerate() {
                 for (j, id) in risk.traced_to_requirements.iter().flatten().enumerate() {
@@ -192,9 +199,6 @@ fn requirements(output: &Output<'_>, options: &Options, report: &mut Report) {
             }
         }
         _ => {}
-    }
-    if known.is_empty() {
-        return;
     }
     for (pointer, id) in references {
         if !known.contains(id) {
