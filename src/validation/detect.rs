@@ -319,8 +319,16 @@ pub(crate) fn detect(signals: Option<&Signals<'_>>) -> Result<&'static SchemaInf
     let envelope = signals.source_agent.is_some() || signals.target_agent.is_some() || signals.session_id.is_some();
     if envelope {
         let version = signals.schema_version().unwrap_or("1.1.0");
-        let name = if version.starts_with("1.0.") { "session_context/v1.0.0" } else { "session_context/v1.1.0" };
-        return registry::lookup(name).ok_or_else(|| Box::new(record(&codes::SCH_UNKNOWN_SCHEMA, "", name)));
+        // Looked up once: every envelope asks.
+        static ENVELOPES: std::sync::OnceLock<[Option<&'static SchemaInfo>; 2]> = std::sync::OnceLock::new();
+        let [v1_0, v1_1] = ENVELOPES
+            .get_or_init(|| [registry::lookup("session_context/v1.0.0"), registry::lookup("session_context/v1.1.0")]);
+        let (info, name) = if version.starts_with("1.0.") {
+            (v1_0, "session_context/v1.0.0")
+        } else {
+            (v1_1, "session_context/v1.1.0")
+        };
+        return info.ok_or_else(|| Box::new(record(&codes::SCH_UNKNOWN_SCHEMA, "", name)));
     }
     if let Some(name) = signals.schema_name.as_deref() {
         return registry::schemas().iter().find(|s| s.schema_name.as_deref() == Some(name)).ok_or_else(|| {

@@ -6,6 +6,7 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use jerry_contracts::common::{ErrorRecord, ErrorRecordSeverity};
 use jerry_contracts::validation::{Options, Report, Validator};
@@ -154,8 +155,12 @@ fn judge_whole(
 const WINDOW_LINES: usize = 4096;
 const WINDOW_BYTES: usize = 16 << 20;
 
+/// The lines of one window: (line number, bytes).
+type Window = Vec<(usize, Vec<u8>)>;
+
 /// Judges an NDJSON stream a window of lines at a time, the lines of a window in parallel on
-/// every core, and prints the reports in input order.
+/// every core, and prints the reports in input order. The next window is read, and judged, while
+/// the reports of the one before are printed; memory holds at most two windows.
 fn judge_lines(
     request: &Request,
     validator: &mut Validator,
@@ -167,44 +172,87 @@ fn judge_lines(
     let mut reader = BufReader::with_capacity(1 << 16, reader);
     let workers = std::thread::available_parallelism().map_or(1, usize::from);
     let mut number = 0usize;
-    loop {
-        // (line number, bytes) of the next window.
-        let mut window: Vec<(usize, Vec<u8>)> = Vec::new();
-        let mut bytes = 0;
-        let mut ended = false;
-        while window.len() < WINDOW_LINES && bytes < WINDOW_BYTES {
-            let mut line = Vec::new();
-            if reader.read_until(b'\n', &mut line)? == 0 {
-                ended = true;
-                break;
-            }
-            number += 1;
-            while line.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
-                line.pop();
-            }
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            bytes += line.len();
-            window.push((number, line));
+    std::thread::scope(|scope| {
+        let start = |window: Arc<Window>, validator: Validator| {
+            let shared = Arc::clone(&window);
+            (window, scope.spawn(move || judge_window(request, &validator, &shared, workers)))
+        };
+        let (first, mut ended) = read_window(&mut reader, &mut number)?;
+        let mut current = start(Arc::new(first), validator.clone());
+        loop {
+            let next = if ended {
+                None
+            } else {
+                let (window, last) = read_window(&mut reader, &mut number)?;
+                ended = last;
+                Some(start(Arc::new(window), validator.clone()))
+            };
+            let (window, handle) = current;
+            // A worker that panicked is a bug; its lines are judged again here so none is skipped.
+            let reports = handle.join().unwrap_or_else(|_| judge_window(request, validator, &window, workers));
+            let learned = finish(request, validator, shown, &window, reports, workers, out, outcome)?;
+            current = match next {
+                // Judged before this window's requirements were learned: judged again.
+                Some((window, handle)) if learned => {
+                    let _stale = handle.join();
+                    start(window, validator.clone())
+                }
+                Some(next) => next,
+                None => return Ok(()),
+            };
         }
-        let mut reports = judge_window(request, validator, &window, workers);
-        for (index, (number, line)) in window.iter().enumerate() {
-            let report = &reports[index];
-            if learn_requirements(validator, report, line) {
-                // What follows in this window was judged without these requirements.
-                let rest = judge_window(request, validator, &window[index + 1..], workers);
-                reports.truncate(index + 1);
-                reports.extend(rest);
-            }
-            let report = &reports[index];
-            tally(report, outcome);
-            print(request, &format!("{shown}:{number}"), report, out)?;
+    })
+}
+
+/// The next window of non-blank lines, and whether the stream ended.
+fn read_window(reader: &mut impl BufRead, number: &mut usize) -> io::Result<(Window, bool)> {
+    let mut window = Window::new();
+    let mut bytes = 0;
+    while window.len() < WINDOW_LINES && bytes < WINDOW_BYTES {
+        let mut line = Vec::new();
+        if reader.read_until(b'\n', &mut line)? == 0 {
+            return Ok((window, true));
         }
-        if ended {
-            return Ok(());
+        *number += 1;
+        while line.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
+            line.pop();
         }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        bytes += line.len();
+        window.push((*number, line));
     }
+    Ok((window, false))
+}
+
+/// Learns requirement ids from the window's reports in order (judging the rest of the window
+/// again when it learns some), and prints the reports. Whether any were learned.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    request: &Request,
+    validator: &mut Validator,
+    shown: &str,
+    window: &Window,
+    mut reports: Vec<Report>,
+    workers: usize,
+    out: &mut dyn Write,
+    outcome: &mut Outcome,
+) -> io::Result<bool> {
+    let mut learned_any = false;
+    for (index, (number, line)) in window.iter().enumerate() {
+        if learn_requirements(validator, &reports[index], line) {
+            learned_any = true;
+            // What follows in this window was judged without these requirements.
+            let rest = judge_window(request, validator, &window[index + 1..], workers);
+            reports.truncate(index + 1);
+            reports.extend(rest);
+        }
+        let report = &reports[index];
+        tally(report, outcome);
+        print(request, &format!("{shown}:{number}"), report, out)?;
+    }
+    Ok(learned_any)
 }
 
 /// The reports of `window`'s lines, in order, judged on up to `workers` threads.
