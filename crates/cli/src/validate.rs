@@ -177,15 +177,16 @@ fn judge_lines(
             let shared = Arc::clone(&window);
             (window, scope.spawn(move || judge_window(request, &validator, &shared, workers)))
         };
-        let (first, mut ended) = read_window(&mut reader, &mut number)?;
+        let (first, mut after) = read_window(&mut reader, &mut number);
         let mut current = start(Arc::new(first), validator.clone());
         loop {
-            let next = if ended {
-                None
-            } else {
-                let (window, last) = read_window(&mut reader, &mut number)?;
-                ended = last;
-                Some(start(Arc::new(window), validator.clone()))
+            let next = match after {
+                Next::More => {
+                    let (window, following) = read_window(&mut reader, &mut number);
+                    after = following;
+                    Some(start(Arc::new(window), validator.clone()))
+                }
+                Next::End | Next::Failed(_) => None,
             };
             let (window, handle) = current;
             // A worker that panicked is a bug; its lines are judged again here so none is skipped.
@@ -198,20 +199,38 @@ fn judge_lines(
                     start(window, validator.clone())
                 }
                 Some(next) => next,
-                None => return Ok(()),
+                // The lines read before a read error are judged and printed, then the error told.
+                None => {
+                    return match after {
+                        Next::Failed(err) => Err(err),
+                        Next::More | Next::End => Ok(()),
+                    };
+                }
             };
         }
     })
 }
 
-/// The next window of non-blank lines, and whether the stream ended.
-fn read_window(reader: &mut impl BufRead, number: &mut usize) -> io::Result<(Window, bool)> {
+/// What follows a window.
+enum Next {
+    /// More lines.
+    More,
+    /// The end of the stream.
+    End,
+    /// A read error, after the window's lines.
+    Failed(io::Error),
+}
+
+/// The next window of non-blank lines, and what follows it.
+fn read_window(reader: &mut impl BufRead, number: &mut usize) -> (Window, Next) {
     let mut window = Window::new();
     let mut bytes = 0;
     while window.len() < WINDOW_LINES && bytes < WINDOW_BYTES {
         let mut line = Vec::new();
-        if reader.read_until(b'\n', &mut line)? == 0 {
-            return Ok((window, true));
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) => return (window, Next::End),
+            Ok(_) => {}
+            Err(err) => return (window, Next::Failed(err)),
         }
         *number += 1;
         while line.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
@@ -223,7 +242,7 @@ fn read_window(reader: &mut impl BufRead, number: &mut usize) -> io::Result<(Win
         bytes += line.len();
         window.push((*number, line));
     }
-    Ok((window, false))
+    (window, Next::More)
 }
 
 /// Learns requirement ids from the window's reports in order (judging the rest of the window
