@@ -98,3 +98,40 @@ fn extra_cannot_hold_a_declared_member() {
     assert!(serde_json::from_slice::<ResearcherOutput>(&text).is_err());
     assert_eq!(jerry_contracts::validation::validate(&text).codes(), ["SCH-014"]);
 }
+
+/// The fast path of `validate` (a probe of the bytes, then the typed read) gives exactly the
+/// report of the complete path on the parsed value, on every fixture, valid and invalid, with its
+/// members as written, sorted (`payload` before `schema_version`) and reversed.
+#[test]
+fn the_fast_path_reports_what_the_complete_path_reports() {
+    let corpus = support::corpus();
+    let validator = Validator::new();
+    let mut compared = 0;
+    for set in support::fixture_sets(&corpus).into_iter().filter(|s| s.target.definition.is_none()) {
+        let documents =
+            set.valid.iter().map(|f| (&f.path, &f.document)).chain(set.invalid.iter().map(|f| (&f.path, &f.document)));
+        for (path, value) in documents {
+            // A boundary case (`file.json#3`) has no file of its own: its compact form stands in.
+            let written = std::fs::read(path).unwrap_or_else(|_| serde_json::to_vec(value).unwrap());
+            let mut orders = vec![written, serde_json::to_vec(&value).unwrap()];
+            if let Value::Object(object) = &value {
+                let members: Vec<String> =
+                    object.iter().rev().map(|(k, v)| format!("{}:{v}", Value::from(k.as_str()))).collect();
+                orders.push(format!("{{{}}}", members.join(",")).into_bytes());
+            }
+            let complete = validator.validate_value(None, &value);
+            for bytes in orders {
+                let fast = validator.validate(&bytes);
+                assert_eq!(
+                    (fast.schema, serde_json::to_value(&fast.records).unwrap()),
+                    (complete.schema, serde_json::to_value(&complete.records).unwrap()),
+                    "{}: {}",
+                    path.display(),
+                    String::from_utf8_lossy(&bytes)
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 2_000, "compared {compared}");
+}
