@@ -132,6 +132,14 @@ mod scan {
         }
     }
 
+    /// The document's first member name, and its value when that is a plain string.
+    pub(super) fn first_member(bytes: &[u8]) -> Option<(&str, Option<&str>)> {
+        let at = whitespace(bytes, expect(bytes, whitespace(bytes, 0), b'{')?);
+        let (name, after) = plain_string(bytes, at)?;
+        let at = whitespace(bytes, expect(bytes, whitespace(bytes, after), b':')?);
+        Some((name, plain_string(bytes, at).map(|(text, _)| text)))
+    }
+
     /// The index of the first non-whitespace byte at or after `at`.
     fn whitespace(bytes: &[u8], mut at: usize) -> usize {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(at) {
@@ -316,19 +324,12 @@ pub(crate) fn detect(signals: Option<&Signals<'_>>) -> Result<&'static SchemaInf
     let Some(signals) = signals else {
         return Err(Box::new(record(&codes::SCH_UNKNOWN_SCHEMA, "", "a contract document is a JSON object")));
     };
-    let envelope = signals.source_agent.is_some() || signals.target_agent.is_some() || signals.session_id.is_some();
-    if envelope {
+    let is_envelope = signals.source_agent.is_some() || signals.target_agent.is_some() || signals.session_id.is_some();
+    if is_envelope {
         let version = signals.schema_version().unwrap_or("1.1.0");
-        // Looked up once: every envelope asks.
-        static ENVELOPES: std::sync::OnceLock<[Option<&'static SchemaInfo>; 2]> = std::sync::OnceLock::new();
-        let [v1_0, v1_1] = ENVELOPES
-            .get_or_init(|| [registry::lookup("session_context/v1.0.0"), registry::lookup("session_context/v1.1.0")]);
-        let (info, name) = if version.starts_with("1.0.") {
-            (v1_0, "session_context/v1.0.0")
-        } else {
-            (v1_1, "session_context/v1.1.0")
-        };
-        return info.ok_or_else(|| Box::new(record(&codes::SCH_UNKNOWN_SCHEMA, "", name)));
+        let v1_0 = version.starts_with("1.0.");
+        let name = if v1_0 { "session_context/v1.0.0" } else { "session_context/v1.1.0" };
+        return envelope(v1_0).ok_or_else(|| Box::new(record(&codes::SCH_UNKNOWN_SCHEMA, "", name)));
     }
     if let Some(name) = signals.schema_name.as_deref() {
         return registry::schemas().iter().find(|s| s.schema_name.as_deref() == Some(name)).ok_or_else(|| {
@@ -353,6 +354,25 @@ pub(crate) fn detect(signals: Option<&Signals<'_>>) -> Result<&'static SchemaInf
         "",
         "cannot tell which schema the document follows (no schema_version, schema_name or agent_id); name it",
     )))
+}
+
+/// The envelope schema of version 1.0 (`true`) or 1.1, looked up once: every envelope asks.
+pub(crate) fn envelope(v1_0: bool) -> Option<&'static SchemaInfo> {
+    static ENVELOPES: std::sync::OnceLock<[Option<&'static SchemaInfo>; 2]> = std::sync::OnceLock::new();
+    let [old, new] = ENVELOPES
+        .get_or_init(|| [registry::lookup("session_context/v1.0.0"), registry::lookup("session_context/v1.1.0")]);
+    if v1_0 { *old } else { *new }
+}
+
+/// Whether the document's first member is one only an envelope has (`schema_version` other than
+/// 1.0.x, `session_id`, the agents, `payload`, `payload_schema_ref`): worth reading as a v1.1.0
+/// envelope before anything else (see `Validator::fast`).
+pub(crate) fn opens_as_envelope(bytes: &[u8]) -> bool {
+    scan::first_member(bytes).is_some_and(|(name, text)| match name {
+        "schema_version" => text.is_some_and(|version| !version.starts_with("1.0.")),
+        "session_id" | "source_agent" | "target_agent" | "payload" | "payload_schema_ref" => true,
+        _ => false,
+    })
 }
 
 /// At most 80 characters of a value quoted in a message (a hostile document may hold megabytes).

@@ -89,6 +89,12 @@ impl Validator {
     /// from a probe of the bytes and the typed value read straight from them. `None` sends the
     /// document down the complete path (any doubt, any schema error: that path reports it).
     fn fast(&self, name: Option<&str>, bytes: &[u8]) -> Option<Report> {
+        if name.is_none()
+            && detect::opens_as_envelope(bytes)
+            && let Some(report) = self.envelope_first(bytes)
+        {
+            return Some(report);
+        }
         let signals = detect::Signals::probe(bytes)?;
         let info = match name {
             Some(name) => registry::lookup(name)?,
@@ -100,6 +106,24 @@ impl Validator {
         let subject = Subject::from_bytes(info, bytes)?;
         let mut report = Report { schema: Some(info.name), records: Vec::new() };
         self.rules(&subject, &mut report);
+        Some(report)
+    }
+
+    /// A document that opens with one of the envelope's own members is read as a v1.1.0
+    /// envelope at once, without a probe. When the read succeeds, detection could not have said
+    /// otherwise: the type requires `session_id` and both agents (so the document is an envelope)
+    /// and `schema_version`, whose 1.0.x values are sent back to the probe (a 1.0.0 envelope).
+    /// `None` is "not settled here": the probe path decides, as for any other document.
+    fn envelope_first(&self, bytes: &[u8]) -> Option<Report> {
+        let info = detect::envelope(false)?;
+        let envelope: v1_1::SessionContext = serde_json::from_slice(bytes).ok()?;
+        let version = envelope.schema_version.as_str();
+        if version.starts_with("1.0.") || detect::version_check(info, Some(version)).is_some() {
+            return None;
+        }
+        garde::Validate::validate(&envelope).ok()?;
+        let mut report = Report { schema: Some(info.name), records: Vec::new() };
+        self.rules(&Subject::Envelope11(Cow::Owned(envelope)), &mut report);
         Some(report)
     }
 
