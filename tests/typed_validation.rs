@@ -113,13 +113,13 @@ fn the_fast_path_reports_what_the_complete_path_reports() {
         for (path, value) in documents {
             // A boundary case (`file.json#3`) has no file of its own: its compact form stands in.
             let written = std::fs::read(path).unwrap_or_else(|_| serde_json::to_vec(value).unwrap());
-            let mut orders = vec![written, serde_json::to_vec(&value).unwrap()];
-            if let Value::Object(object) = &value {
+            let mut orders = vec![written, serde_json::to_vec(value).unwrap()];
+            if let Value::Object(object) = value {
                 let members: Vec<String> =
                     object.iter().rev().map(|(k, v)| format!("{}:{v}", Value::from(k.as_str()))).collect();
                 orders.push(format!("{{{}}}", members.join(",")).into_bytes());
             }
-            let complete = validator.validate_value(None, &value);
+            let complete = validator.validate_value(None, value);
             for bytes in orders {
                 let fast = validator.validate(&bytes);
                 assert_eq!(
