@@ -163,9 +163,7 @@ pub fn duplicate_member(bytes: &[u8]) -> Option<DuplicateMember> {
 
 /// A member read ahead of the rest: the payload dispatch reads members up to `agent_id` before
 /// it knows the type, then hands them to that type ahead of the unread ones.
-pub enum Pending<'de> {
-    /// A string value (the `agent_id` that chose the type).
-    Text(Cow<'de, str>),
+pub enum Pending {
     /// A string without escapes: its text, and its JSON text for a reader that keeps raw JSON.
     Plain(String, Box<RawValue>),
     /// Any value, as its JSON text.
@@ -219,14 +217,14 @@ impl<'de> Deserializer<'de> for PlainString {
 
 /// A map of members read ahead ([`Pending`]) followed by the members not yet read.
 pub struct Prefixed<'de, A> {
-    pending: std::vec::IntoIter<(Cow<'de, str>, Pending<'de>)>,
-    value: Option<(Cow<'de, str>, Pending<'de>)>,
+    pending: std::vec::IntoIter<(Cow<'de, str>, Pending)>,
+    value: Option<(Cow<'de, str>, Pending)>,
     rest: Option<A>,
 }
 
 impl<'de, A> Prefixed<'de, A> {
     /// `pending` first, then the rest of `rest` (`None` once it has ended).
-    pub fn new(pending: Vec<(Cow<'de, str>, Pending<'de>)>, rest: Option<A>) -> Self {
+    pub fn new(pending: Vec<(Cow<'de, str>, Pending)>, rest: Option<A>) -> Self {
         Self { pending: pending.into_iter(), value: None, rest }
     }
 }
@@ -248,7 +246,6 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Prefixed<'de, A> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
         match self.value.take() {
-            Some((_, Pending::Text(text))) => seed.deserialize(de::value::CowStrDeserializer::new(text)),
             Some((key, Pending::Plain(text, raw))) => seed.deserialize(PlainString { text, raw }).map_err(|err| {
                 de::Error::custom(crate::typed::nested(&crate::typed::Violation {
                     pointer: format!("/{}", crate::typed::escape_token(&key)),
