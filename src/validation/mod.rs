@@ -85,9 +85,11 @@ impl Validator {
         }
     }
 
-    /// The fast path for a schema-valid envelope, agent output or task graph: the schema is told
-    /// from a probe of the bytes and the typed value read straight from them. `None` sends the
-    /// document down the complete path (any doubt, any schema error: that path reports it).
+    /// The fast path for a schema-valid envelope, agent output or task graph: a document that
+    /// opens with an envelope's own member is read as a v1.1.0 envelope first (`envelope_first`);
+    /// otherwise the schema is told from a probe of the bytes and the typed value read straight
+    /// from them. `None` sends the document down the complete path (any doubt, any schema error:
+    /// that path reports it).
     fn fast(&self, name: Option<&str>, bytes: &[u8]) -> Option<Report> {
         if name.is_none()
             && detect::opens_as_envelope(bytes)
