@@ -134,7 +134,7 @@ impl SessionContext {
             })?;
             Self::from_value(&value)
         };
-        let Ok(scan) = serde_json::from_slice::<Scan>(bytes) else { return slow() };
+        let Ok(scan) = crate::read::from_bytes::<Scan>(bytes) else { return slow() };
         let mut head = serde_json::Map::new();
         if let Some(version) = scan.schema_version {
             head.insert("schema_version".to_owned(), version);
@@ -143,9 +143,9 @@ impl SessionContext {
         // A document the typed read refuses takes the `Value` path, which reports malformed
         // JSON (recursion limit, a repeated member) as such and shape errors at their place.
         if version.minor == 0 {
-            return serde_json::from_slice(bytes).map(|c| Self::V1_0(Box::new(c))).or_else(|_| slow());
+            return crate::read::from_bytes(bytes).map(|c| Self::V1_0(Box::new(c))).or_else(|_| slow());
         }
-        let Ok(context) = serde_json::from_slice::<v1_1::SessionContext>(bytes) else { return slow() };
+        let Ok(context) = crate::read::from_bytes::<v1_1::SessionContext>(bytes) else { return slow() };
         match scan.payload_schema_ref {
             None => Ok(Self::V1_1(Box::new(context))),
             Some(Value::String(reference)) => {

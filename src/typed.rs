@@ -135,7 +135,7 @@ pub fn deserialize<T: DeserializeOwned>(value: &Value) -> Result<T, Violation> {
 /// assert!(err.message.starts_with("duplicate member `agent_id`"));
 /// ```
 pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Violation> {
-    serde_json::from_slice(bytes).map_err(|_| {
+    crate::read::from_bytes(bytes).map_err(|_| {
         let mut deserializer = serde_json::Deserializer::from_slice(bytes);
         match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
             Err(err) => violation(err),

@@ -118,7 +118,7 @@ impl Validator {
     /// `None` is "not settled here": the probe path decides, as for any other document.
     fn envelope_first(&self, bytes: &[u8]) -> Option<Report> {
         let info = detect::envelope(false)?;
-        let envelope: v1_1::SessionContext = serde_json::from_slice(bytes).ok()?;
+        let envelope: v1_1::SessionContext = crate::read::from_bytes(bytes).ok()?;
         let version = envelope.schema_version.as_str();
         if version.starts_with("1.0.") || detect::version_check(info, Some(version)).is_some() {
             return None;
@@ -416,12 +416,12 @@ impl Source for &Value {
 
 impl Source for &[u8] {
     fn read<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
-        serde_json::from_slice(self).ok()
+        crate::read::from_bytes(self).ok()
     }
 
     fn agent(&self, agent: &str) -> Option<v1_1::Payload> {
         // serde_json's recursion limit bounds the dispatch's copy when reading from bytes.
-        let payload: v1_1::Payload = serde_json::from_slice(self).ok()?;
+        let payload: v1_1::Payload = crate::read::from_bytes(self).ok()?;
         (payload.agent_id() == Some(agent)).then_some(payload)
     }
 }
