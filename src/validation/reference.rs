@@ -38,15 +38,33 @@ pub(crate) fn check(subject: &Subject, options: &Options, report: &mut Report) {
 /// a `:` (drive letters, URL schemes), or has an empty or `..` segment. A `.` segment is allowed,
 /// as in the schema's pattern.
 fn path_problem(path: &str) -> Option<&'static str> {
+    // One pass over the bytes (a document may name many artifacts): what each check looks for.
+    let (mut backslash, mut colon, mut empty, mut parent) = (false, false, false, false);
+    let (mut length, mut dots) = (0usize, 0usize);
+    for &byte in path.as_bytes().iter().chain(std::iter::once(&b'/')) {
+        match byte {
+            b'/' => {
+                empty |= length == 0;
+                parent |= length == 2 && dots == 2;
+                (length, dots) = (0, 0);
+                continue;
+            }
+            b'\\' => backslash = true,
+            b':' => colon = true,
+            b'.' => dots += 1,
+            _ => {}
+        }
+        length += 1;
+    }
     if path.starts_with('/') {
         Some("starts with '/' (an absolute path)")
-    } else if path.contains('\\') {
+    } else if backslash {
         Some("contains a backslash (use forward slashes)")
-    } else if path.contains(':') {
+    } else if colon {
         Some("contains ':' (a drive letter or URL scheme)")
-    } else if path.split('/').any(str::is_empty) {
+    } else if empty {
         Some("has an empty segment")
-    } else if path.split('/').any(|segment| segment == "..") {
+    } else if parent {
         Some("has a '..' segment (leaves its directory)")
     } else {
         None
@@ -214,6 +232,57 @@ fn requirements(output: &Output<'_>, options: &Options, report: &mut Report) {
                 None,
                 Some(json!(id)),
             ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::path_problem;
+    use proptest::prelude::*;
+
+    /// The rule as the seed states it, one check at a time (the definition the pass must match).
+    fn stated(path: &str) -> Option<&'static str> {
+        if path.starts_with('/') {
+            Some("starts with '/' (an absolute path)")
+        } else if path.contains('\\') {
+            Some("contains a backslash (use forward slashes)")
+        } else if path.contains(':') {
+            Some("contains ':' (a drive letter or URL scheme)")
+        } else if path.split('/').any(str::is_empty) {
+            Some("has an empty segment")
+        } else if path.split('/').any(|segment| segment == "..") {
+            Some("has a '..' segment (leaves its directory)")
+        } else {
+            None
+        }
+    }
+
+    #[test]
+    fn each_problem_is_named() {
+        for (path, problem) in [
+            ("projects/PROJ-002/req.md", None),
+            ("./a/./b.md", None),
+            ("a/.../b", None),
+            ("a/..b/c", None),
+            ("", Some("has an empty segment")),
+            ("a//b", Some("has an empty segment")),
+            ("a/b/", Some("has an empty segment")),
+            ("a/../b", Some("has a '..' segment (leaves its directory)")),
+            ("..", Some("has a '..' segment (leaves its directory)")),
+            ("/etc/passwd", Some("starts with '/' (an absolute path)")),
+            ("a\\b", Some("contains a backslash (use forward slashes)")),
+            ("C:/x", Some("contains ':' (a drive letter or URL scheme)")),
+            ("a/..\\b", Some("contains a backslash (use forward slashes)")),
+        ] {
+            assert_eq!(path_problem(path), problem, "{path:?}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn the_one_pass_check_agrees_with_the_stated_rule(path in "[a./\\\\:é]{0,12}") {
+            prop_assert_eq!(path_problem(&path), stated(&path));
         }
     }
 }
