@@ -347,14 +347,24 @@ fn learn_requirements(validator: &mut Validator, report: &Report, bytes: &[u8]) 
     learned
 }
 
+/// One `--format json` line. The members are declared in the order a `serde_json::Map` keeps
+/// them (sorted), which is the order the lines have always had.
+#[derive(serde::Serialize)]
+struct JsonLine<'a> {
+    errors: Value,
+    schema: Option<&'a str>,
+    source: &'a str,
+    valid: bool,
+}
+
 fn print_json(source: &str, report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    let line = json!({
-        "source": source,
-        "schema": report.schema,
-        "valid": report.is_valid(),
-        "errors": report.records,
-    });
-    writeln!(out, "{line}")
+    // A report's records go through a `Value` (sorted members, as before); an empty list, the
+    // common case, costs nothing.
+    let errors = if report.records.is_empty() { Value::Array(Vec::new()) } else { json!(report.records) };
+    let line = JsonLine { errors, schema: report.schema, source, valid: report.is_valid() };
+    let mut text = serde_json::to_vec(&line).map_err(io::Error::other)?;
+    text.push(b'\n');
+    out.write_all(&text)
 }
 
 fn print_human(source: &str, report: &Report, out: &mut dyn Write) -> io::Result<()> {
