@@ -128,9 +128,26 @@ pub struct EcmaPattern {
 
 /// The engine that runs a pattern: `regex` (linear time) whenever the pattern translates to its
 /// syntax with the same meaning ([`crate::ecma::translate`]), else regress (ECMA-262 itself).
+/// A translated pattern whose dense DFA stays within [`DFA_LIMIT`] (every schema pattern) is
+/// matched by the DFA; the `regex` answers whenever the DFA cannot (it never gives up on the
+/// schemas' patterns, which have no Unicode word boundary).
 enum Engine {
-    Linear(regex::Regex),
+    Linear { dfa: Option<Box<DenseDfa>>, regex: regex::Regex },
     Ecma(regress::Regex),
+}
+
+/// A dense DFA over bytes (UTF-8 aware, as `regex` is).
+type DenseDfa = regex_automata::dfa::dense::DFA<Vec<u32>>;
+
+/// The most memory one pattern's DFA (and its determinisation) may take; past it, the pattern
+/// is left to `regex` alone.
+const DFA_LIMIT: usize = 1 << 18;
+
+/// The dense DFA for a translated pattern, if it stays within [`DFA_LIMIT`].
+fn dense(translated: &str) -> Option<Box<DenseDfa>> {
+    use regex_automata::dfa::dense;
+    let config = dense::Config::new().dfa_size_limit(Some(DFA_LIMIT)).determinize_size_limit(Some(DFA_LIMIT));
+    dense::Builder::new().configure(config).build(translated).ok().map(Box::new)
 }
 
 impl EcmaPattern {
@@ -153,9 +170,11 @@ impl EcmaPattern {
     pub fn try_new(source: &'static str) -> Result<Self, regress::Error> {
         // regress judges the syntax: only a valid ECMA-262 pattern is translated.
         let ecma = regress::Regex::new(source)?;
-        let linear = crate::ecma::translate(source).and_then(|translated| regex::Regex::new(&translated).ok());
+        let translated = crate::ecma::translate(source);
+        let linear =
+            translated.as_deref().and_then(|translated| Some((translated, regex::Regex::new(translated).ok()?)));
         let engine = match linear {
-            Some(regex) => Engine::Linear(regex),
+            Some((translated, regex)) => Engine::Linear { dfa: dense(translated), regex },
             None => Engine::Ecma(ecma),
         };
         Ok(Self { source, engine })
@@ -164,7 +183,13 @@ impl EcmaPattern {
     /// Whether the pattern runs on the linear-time engine (a bound on matching time whatever the
     /// text), rather than the backtracking ECMA-262 one.
     pub fn is_linear(&self) -> bool {
-        matches!(self.engine, Engine::Linear(_))
+        matches!(self.engine, Engine::Linear { .. })
+    }
+
+    /// Whether the pattern is matched by a dense DFA (a table walk per byte, no shared cache):
+    /// true of every pattern in the schemas (tests/patterns.rs).
+    pub fn is_dense(&self) -> bool {
+        matches!(self.engine, Engine::Linear { dfa: Some(_), .. })
     }
 
     /// The pattern as written in the schema.
@@ -176,7 +201,14 @@ impl EcmaPattern {
     /// `pattern` is).
     pub fn is_match(&self, text: &str) -> bool {
         match &self.engine {
-            Engine::Linear(regex) => regex.is_match(text),
+            Engine::Linear { dfa, regex } => {
+                use regex_automata::{Input, dfa::Automaton};
+                let answer = dfa.as_ref().and_then(|dfa| dfa.try_search_fwd(&Input::new(text).earliest(true)).ok());
+                match answer {
+                    Some(found) => found.is_some(),
+                    None => regex.is_match(text),
+                }
+            }
             Engine::Ecma(regex) => regex.find(text).is_some(),
         }
     }

@@ -93,6 +93,7 @@ fn schema_patterns_run_in_linear_time_with_the_ecma_meaning() {
         let leaked: &'static str = Box::leak(source.clone().into_boxed_str());
         let pattern = EcmaPattern::try_new(leaked).unwrap_or_else(|e| panic!("{source}: {e}"));
         assert!(pattern.is_linear(), "{source} is not on the linear-time engine");
+        assert!(pattern.is_dense(), "{source} has no dense DFA");
         let ecma = regress::Regex::new(source).unwrap_or_else(|e| panic!("{source}: {e}"));
         for text in &texts {
             let seeds = if varied < 60 && ecma.find(text).is_some() {
