@@ -15,8 +15,10 @@
 //!
 //! - `a_validate`: `jerry_contracts::validation::validate(bytes)`, all four layers;
 //! - `b_typed_check_value`: the schema layer's typed check on a `Value` parsed in the iteration;
-//! - `b_typed_garde_bytes`: typed deserialise straight from bytes, then `garde::Validate`;
-//! - `c_serde_typed`: bare typed deserialise from bytes (the floor);
+//! - `b_typed_garde_bytes`: the typed read (`typed::from_slice`), then `garde::Validate`;
+//! - `c_serde_typed`: bare typed deserialise, `serde_json::from_slice::<SessionContext>`;
+//! - `c_typed_read`: the crate's typed read, `jerry_contracts::typed::from_slice` (the input
+//!   checked as UTF-8 once, then read as text);
 //! - `d_serde_value`: `serde_json::from_slice::<Value>`;
 //! - `e_jsonschema`: the `jsonschema` crate (draft-07, formats on, every schema in its registry,
 //!   compiled once) on a `Value` parsed in the iteration.
@@ -309,7 +311,7 @@ fn bench(c: &mut Criterion, workload: &Workload, reference: &jsonschema::Validat
     group.bench_function("b_typed_garde_bytes", |b| {
         b.iter(|| {
             for line in &lines {
-                let typed: SessionContext = serde_json::from_slice(black_box(line)).unwrap();
+                let typed: SessionContext = jerry_contracts::typed::from_slice(black_box(line)).unwrap();
                 black_box(typed.validate().is_ok());
             }
         });
@@ -318,6 +320,13 @@ fn bench(c: &mut Criterion, workload: &Workload, reference: &jsonschema::Validat
         b.iter(|| {
             for line in &lines {
                 black_box(serde_json::from_slice::<SessionContext>(black_box(line)).unwrap());
+            }
+        });
+    });
+    group.bench_function("c_typed_read", |b| {
+        b.iter(|| {
+            for line in &lines {
+                black_box(jerry_contracts::typed::from_slice::<SessionContext>(black_box(line)).unwrap());
             }
         });
     });
