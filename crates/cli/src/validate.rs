@@ -276,10 +276,7 @@ fn finish(
 
 /// The reports of `window`'s lines, in order, judged on up to `workers` threads.
 fn judge_window(request: &Request, validator: &Validator, window: &[(usize, Vec<u8>)], workers: usize) -> Vec<Report> {
-    let judge = |bytes: &[u8]| match &request.schema {
-        Some(name) => validator.validate_as(name, bytes),
-        None => validator.validate(bytes),
-    };
+    let judge = |bytes: &[u8]| report(request, validator, bytes);
     if workers < 2 || window.len() < 2 {
         return window.iter().map(|(_, line)| judge(line)).collect();
     }
@@ -314,6 +311,14 @@ fn print(request: &Request, source: &str, report: &Report, out: &mut dyn Write) 
     }
 }
 
+/// The report on one document: against the schema the request names, else the detected one.
+fn report(request: &Request, validator: &Validator, bytes: &[u8]) -> Report {
+    match &request.schema {
+        Some(name) => validator.validate_as(name, bytes),
+        None => validator.validate(bytes),
+    }
+}
+
 fn judge(
     request: &Request,
     validator: &mut Validator,
@@ -322,10 +327,7 @@ fn judge(
     out: &mut dyn Write,
     outcome: &mut Outcome,
 ) -> io::Result<()> {
-    let report = match &request.schema {
-        Some(name) => validator.validate_as(name, bytes),
-        None => validator.validate(bytes),
-    };
+    let report = report(request, validator, bytes);
     learn_requirements(validator, &report, bytes);
     tally(&report, outcome);
     print(request, source, &report, out)
