@@ -321,6 +321,22 @@ const USERINFO: u8 = REG_NAME | COLON;
 
 /// The character classes of an ASCII byte (0 for none, and for `%`, which [`scan`] handles).
 fn class(byte: u8) -> u8 {
+    CLASSES[usize::from(byte)]
+}
+
+/// [`class_of`] for every byte, looked up rather than matched (a URI reference is scanned a byte
+/// at a time).
+const CLASSES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut byte = 0usize;
+    while byte < 256 {
+        table[byte] = class_of(byte as u8);
+        byte += 1;
+    }
+    table
+};
+
+const fn class_of(byte: u8) -> u8 {
     match byte {
         b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => REG_NAME,
         b'-' | b'.' | b'_' | b'~' => REG_NAME,
