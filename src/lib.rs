@@ -63,6 +63,8 @@ pub mod poke;
 #[doc(hidden)]
 pub mod read;
 pub mod registry;
+#[doc(hidden)]
+pub mod skim;
 pub mod support;
 pub mod typed;
 pub mod validation;

@@ -422,6 +422,70 @@ impl<'de, T: Numeric> Visitor<'de> for TextSeed<T> {
     }
 }
 
+/// Reads only the value of a number, as [`Number`]'s read does but without keeping its text: the
+/// check a skim makes ([`crate::skim`]). Accepts exactly what that read accepts.
+pub(crate) fn value<'de, T: Numeric, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+    deserializer.deserialize_newtype_struct(RAW_TOKEN, ValueVisitor(PhantomData))
+}
+
+struct ValueVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Numeric> Visitor<'de> for ValueVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(T::EXPECTING)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
+        if map.next_key::<RawKey>()?.is_none() {
+            return Err(de::Error::invalid_type(Unexpected::Map, &self));
+        }
+        map.next_value_seed(ValueText(PhantomData))
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<T, E> {
+        T::from_i64(value).map_err(E::custom)
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<T, E> {
+        T::from_u64(value).map_err(E::custom)
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<T, E> {
+        T::from_f64(value).map_err(E::custom)
+    }
+}
+
+struct ValueText<T>(PhantomData<T>);
+
+impl<'de, T: Numeric> DeserializeSeed<'de> for ValueText<T> {
+    type Value = T;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de, T: Numeric> Visitor<'de> for ValueText<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(T::EXPECTING)
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<T, E> {
+        match text.as_bytes().first() {
+            Some(b'-' | b'0'..=b'9') => T::from_json(text).map_err(E::custom),
+            _ => Err(E::invalid_type(unexpected(text), &self)),
+        }
+    }
+}
+
 /// What a raw JSON value that is not a number is, for a type error.
 fn unexpected(text: &str) -> Unexpected<'_> {
     match text.as_bytes().first() {

@@ -30,6 +30,13 @@ pub struct TypeEntry {
     /// The relay of JSON text (filled in by generated code).
     #[doc(hidden)]
     pub relay: fn(&[u8]) -> Result<String, Violation>,
+    /// The skim's verdict on JSON text ([`crate::skim`]; filled in by generated code).
+    #[doc(hidden)]
+    pub skim: fn(&[u8]) -> bool,
+    /// The verdict the skim must equal: the typed read of JSON text, then `garde` (filled in by
+    /// generated code).
+    #[doc(hidden)]
+    pub read_valid: fn(&[u8]) -> bool,
     /// The derived schema (filled in by generated code).
     #[cfg(feature = "schemars")]
     #[doc(hidden)]
@@ -265,6 +272,24 @@ pub fn round_trip<T: DeserializeOwned + serde::Serialize>(value: &Value) -> Resu
         message: err.to_string(),
         stage: Stage::Shape,
     })
+}
+
+/// Whether `bytes` skim clean as a `T` ([`crate::skim`]).
+#[doc(hidden)]
+pub fn skimmed<T: crate::skim::Skim>(bytes: &[u8]) -> bool {
+    crate::skim::document::<T>(bytes, &mut crate::skim::Cx::new())
+}
+
+/// Whether `bytes` read as a `T` that passes its `garde` rules.
+#[doc(hidden)]
+pub fn read_validated<T: DeserializeOwned + garde::Validate<Context = ()>>(bytes: &[u8]) -> bool {
+    crate::read::from_bytes::<T>(bytes).is_ok_and(|typed| typed.validate().is_ok())
+}
+
+/// Whether `bytes` read as a `T` (a type without rules).
+#[doc(hidden)]
+pub fn read_shaped<T: DeserializeOwned>(bytes: &[u8]) -> bool {
+    crate::read::from_bytes::<T>(bytes).is_ok()
 }
 
 /// The typed check of a type that is valid by construction (enums, constants, format types;

@@ -150,7 +150,7 @@ fn mutations() -> impl Strategy<Value = Mutation> {
 }
 
 #[test]
-fn mutated_documents_get_one_verdict_from_types_interpreter_and_reference() {
+fn mutated_documents_get_one_verdict_from_types_skim_interpreter_and_reference() {
     let (corpus, roots) = roots();
     let registry = support::registry(&corpus);
     for path in &roots {
@@ -172,6 +172,14 @@ fn mutated_documents_get_one_verdict_from_types_interpreter_and_reference() {
                     path,
                     mutated,
                     mutation
+                );
+                let text = serde_json::to_vec(&mutated).unwrap();
+                prop_assert_eq!(
+                    (entry.skim)(&text),
+                    (entry.read_valid)(&text),
+                    "{}: skim vs typed read + garde on {}",
+                    path,
+                    mutated
                 );
                 let interpreted = jerry_contracts::validation::Validator::interpret(path, &mutated);
                 let mut expected: Vec<(String, String)> =

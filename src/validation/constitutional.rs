@@ -19,7 +19,6 @@ use serde_json::json;
 use super::semantic::{Kind, Output, output};
 use super::{Options, Report, Subject, codes, record, with_values};
 use crate::agents::nse;
-use crate::session_context::v1_0::Trace;
 use crate::session_context::v1_1::Payload;
 
 /// The deepest nesting P-003 allows: 0 is orchestrator → worker, 1 worker → worker.
@@ -28,8 +27,13 @@ const MAX_DEPTH: i64 = 1;
 /// Runs the constitutional rules on a schema-valid document.
 pub(crate) fn check(subject: &Subject, _options: &Options, report: &mut Report) {
     match subject {
-        Subject::Envelope10(envelope) => nesting(envelope.trace.as_ref(), report),
-        Subject::Envelope11(envelope) => nesting(envelope.trace.as_ref(), report),
+        Subject::Envelope10(envelope) => {
+            nesting(envelope.trace.as_ref().map(|t| (&t.depth, t.span_id.as_str())), report)
+        }
+        Subject::Envelope11(envelope) => {
+            nesting(envelope.trace.as_ref().map(|t| (&t.depth, t.span_id.as_str())), report)
+        }
+        Subject::Skimmed(facts) => nesting(facts.trace.as_ref().map(|t| (&t.depth, t.span_id.as_str())), report),
         Subject::Agent(_) | Subject::TaskGraph(_) | Subject::Other => {}
     }
     let Some(output) = output(subject) else { return };
@@ -42,17 +46,17 @@ pub(crate) fn check(subject: &Subject, _options: &Options, report: &mut Report) 
 }
 
 /// CON-003 (P-003): `trace.depth` above 1.
-fn nesting(trace: Option<&Trace>, report: &mut Report) {
-    let Some(trace) = trace else { return };
-    if trace.depth > MAX_DEPTH {
+fn nesting(trace: Option<(&crate::Number<i64>, &str)>, report: &mut Report) {
+    let Some((depth, span_id)) = trace else { return };
+    if *depth > MAX_DEPTH {
         report.push(with_values(
             record(
                 &codes::CON_NESTING,
                 "/trace/depth",
-                format!("trace.depth is {}; at most {MAX_DEPTH} is allowed (span {:?})", trace.depth, trace.span_id),
+                format!("trace.depth is {depth}; at most {MAX_DEPTH} is allowed (span {span_id:?})"),
             ),
             Some(json!(format!("<= {MAX_DEPTH}"))),
-            Some(json!(trace.depth)),
+            Some(json!(depth)),
         ));
     }
 }
@@ -105,7 +109,7 @@ fn orphans(output: &Output<'_>, requirements: &nse::RequirementsOutput, report: 
 /// schema makes `confidence` optional and that has none is not judged.
 fn reasoning(output: &Output<'_>, report: &mut Report) {
     let Some(confidence) = output.confidence() else { return };
-    match confidence.reasoning.as_deref() {
+    match confidence.reasoning {
         None => report.push(record(
             &codes::CON_CONFIDENCE_REASONING,
             &output.at("/confidence"),
@@ -127,7 +131,7 @@ fn reasoning(output: &Output<'_>, report: &mut Report) {
 /// CON-005 (P-002, warning): an agent output that lists no artifact. Generic payloads are not
 /// judged: their `artifacts` is optional by the guide (seed 001 "Payload Structure").
 fn persistence(output: &Output<'_>, report: &mut Report) {
-    if output.agent().is_none() {
+    if output.is_generic() {
         return;
     }
     let agent = output.agent_id().unwrap_or("the agent".into());

@@ -11,6 +11,7 @@
 pub mod codes;
 mod constitutional;
 mod detect;
+mod facts;
 mod reference;
 mod report;
 mod schema;
@@ -22,6 +23,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
+pub use facts::Facts;
 pub use report::{Report, record, with_values};
 pub use schema::equal as json_equal;
 
@@ -111,21 +113,25 @@ impl Validator {
         Some(report)
     }
 
-    /// A document that opens with one of the envelope's own members is read as a v1.1.0
-    /// envelope at once, without a probe. When the read succeeds, detection could not have said
+    /// A document that opens with one of the envelope's own members is skimmed as a v1.1.0
+    /// envelope at once, without a probe. When the skim is clean, detection could not have said
     /// otherwise: the type requires `session_id` and both agents (so the document is an envelope)
     /// and `schema_version`, whose 1.0.x values are sent back to the probe (a 1.0.0 envelope).
     /// `None` is "not settled here": the probe path decides, as for any other document.
     fn envelope_first(&self, bytes: &[u8]) -> Option<Report> {
         let info = detect::envelope(false)?;
-        let envelope: v1_1::SessionContext = crate::read::from_bytes(bytes).ok()?;
-        let version = envelope.schema_version.as_str();
+        let mut cx = crate::skim::Cx::new();
+        if !crate::skim::document::<v1_1::SessionContext>(bytes, &mut cx) {
+            return None;
+        }
+        let mut facts = cx.facts;
+        let version = facts.schema_version.as_deref()?;
         if version.starts_with("1.0.") || detect::version_check(info, Some(version)).is_some() {
             return None;
         }
-        garde::Validate::validate(&envelope).ok()?;
+        facts.envelope = true;
         let mut report = Report { schema: Some(info.name), records: Vec::new() };
-        self.rules(&Subject::Envelope11(Cow::Owned(envelope)), &mut report);
+        self.rules(&Subject::Skimmed(Box::new(facts)), &mut report);
         Some(report)
     }
 
@@ -361,8 +367,40 @@ pub enum Subject<'a> {
     Agent(Cow<'a, v1_1::Payload>),
     /// A mission task graph.
     TaskGraph(Cow<'a, crate::mission::MissionTaskGraph>),
+    /// A v1.1.0 envelope or an agent output the skim judged clean ([`crate::skim`]), as what
+    /// the rule layers read of it.
+    Skimmed(Box<Facts>),
     /// Any other contract: only the schema layer applies.
     Other,
+}
+
+impl<'a> Subject<'a> {
+    /// The same, from JSON bytes: the v1.1.0 envelope and the agent outputs are skimmed, the
+    /// others read.
+    fn from_bytes(info: &SchemaInfo, bytes: &'a [u8]) -> Option<Self> {
+        match info.path {
+            "session_context/v1.1.0.json" => {
+                let mut cx = crate::skim::Cx::new();
+                if !crate::skim::document::<v1_1::SessionContext>(bytes, &mut cx) {
+                    return None;
+                }
+                let mut facts = cx.facts;
+                facts.envelope = true;
+                Some(Self::Skimmed(Box::new(facts)))
+            }
+            "session_context/v1.0.0.json" | "mission/mission_task_graph.json" => Subject::read(info, bytes),
+            _ => {
+                // An agent output is judged as the agent its schema names: the document's own
+                // agent_id must dispatch to it.
+                let agent = info.agent_id.as_deref()?;
+                let mut cx = crate::skim::Cx::new();
+                if !crate::skim::document::<v1_1::Payload>(bytes, &mut cx) || cx.facts.agent != Some(agent) {
+                    return None;
+                }
+                Some(Self::Skimmed(Box::new(cx.facts)))
+            }
+        }
+    }
 }
 
 impl Subject<'static> {
@@ -371,11 +409,6 @@ impl Subject<'static> {
     /// rules or the document breaks it.
     fn from_value(info: &SchemaInfo, value: &Value) -> Option<Self> {
         Self::read(info, value)
-    }
-
-    /// The same, read straight from JSON bytes.
-    fn from_bytes(info: &SchemaInfo, bytes: &[u8]) -> Option<Self> {
-        Self::read(info, bytes)
     }
 
     fn read(info: &SchemaInfo, source: impl Source) -> Option<Self> {

@@ -12,7 +12,8 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use serde_json::{Value, json};
 
-use super::{Options, Report, Subject, codes, record, with_values};
+use super::facts::Artifacts;
+use super::{Facts, Options, Report, Subject, codes, record, with_values};
 use crate::agents::{nse, ps};
 use crate::common::ConfidenceScore;
 use crate::mission::MissionTaskGraph;
@@ -28,13 +29,35 @@ pub(crate) fn check(subject: &Subject, options: &Options, report: &mut Report) {
     let payload_agent = output.as_ref().and_then(Output::agent_id);
     match subject {
         Subject::Envelope10(envelope) => {
-            envelope_common(&envelope.source_agent, &envelope.target_agent, &envelope.session_id, options, report);
-            payload_agent_matches(payload_agent.as_deref(), &envelope.source_agent, report);
+            let (source, target) = (Agent::from(&envelope.source_agent), Agent::from(&envelope.target_agent));
+            envelope_common(source, target, &envelope.session_id, options, report);
+            payload_agent_matches(payload_agent.as_deref(), source, report);
         }
         Subject::Envelope11(envelope) => {
-            envelope_common(&envelope.source_agent, &envelope.target_agent, &envelope.session_id, options, report);
-            payload_agent_matches(payload_agent.as_deref(), &envelope.source_agent, report);
+            let (source, target) = (Agent::from(&envelope.source_agent), Agent::from(&envelope.target_agent));
+            envelope_common(source, target, &envelope.session_id, options, report);
+            payload_agent_matches(payload_agent.as_deref(), source, report);
             envelope11(envelope, report);
+        }
+        Subject::Skimmed(facts) => {
+            if let (true, Some(source), Some(target), Some(session_id)) =
+                (facts.envelope, &facts.source_agent, &facts.target_agent, &facts.session_id)
+            {
+                let (source, target) = (Agent::from(source), Agent::from(target));
+                envelope_common(source, target, session_id, options, report);
+                payload_agent_matches(payload_agent.as_deref(), source, report);
+                workflow(
+                    &V11Members {
+                        payload_schema_ref: facts.payload_schema_ref.as_deref(),
+                        payload_agent: facts.agent,
+                        workflow_id: facts.workflow_id.as_ref().map(|id| id.as_str()),
+                        workflow_state: facts.workflow_state.as_ref(),
+                        source,
+                        target,
+                    },
+                    report,
+                );
+            }
         }
         Subject::TaskGraph(graph) => task_graph(graph, report),
         Subject::Agent(_) | Subject::Other => {}
@@ -64,6 +87,29 @@ pub(super) enum Kind<'a> {
     Agent(&'a Payload),
     /// The generic v1.0.0 payload (seed 001 "Payload Structure").
     Generic(&'a v1_0::Payload),
+    /// A skimmed agent output: what the rules read of it (never an agent whose output
+    /// [`Facts::read_whole`] reads whole).
+    Light(&'a Facts),
+}
+
+/// What the rules read of an agent reference, typed or skimmed.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Agent<'a> {
+    id: &'a str,
+    family: v1_0::AgentFamily,
+}
+
+impl<'a> From<&'a AgentReference> for Agent<'a> {
+    fn from(agent: &'a AgentReference) -> Self {
+        Self { id: agent.id.as_str(), family: agent.family }
+    }
+}
+
+/// What the rules read of a confidence score, typed or skimmed.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Confidence<'a> {
+    pub(super) overall: &'a crate::Number<f64>,
+    pub(super) reasoning: Option<&'a str>,
 }
 
 /// An artifact reference of either kind (the seed's unchecked one or the path-checked one).
@@ -114,6 +160,13 @@ pub(super) fn output<'a>(subject: &'a Subject<'_>) -> Option<Output<'a>> {
         Subject::Envelope10(envelope) => Some(Output { base: "/payload", kind: Kind::Generic(&envelope.payload) }),
         Subject::Envelope11(envelope) => Some(split(&envelope.payload, "/payload")),
         Subject::Agent(payload) => Some(split(payload, "")),
+        Subject::Skimmed(facts) => {
+            let base = if facts.envelope { "/payload" } else { "" };
+            match facts.payload() {
+                Some(payload) => Some(split(payload, base)),
+                None => facts.agent.map(|_| Output { base, kind: Kind::Light(facts) }),
+            }
+        }
         Subject::TaskGraph(_) | Subject::Other => None,
     }
 }
@@ -124,12 +177,17 @@ impl<'a> Output<'a> {
         format!("{}{rest}", self.base)
     }
 
-    /// The agent output, unless this is a generic payload.
+    /// The agent output read whole, unless this is a generic payload or a skimmed output.
     pub(super) fn agent(&self) -> Option<&'a Payload> {
         match self.kind {
             Kind::Agent(payload) => Some(payload),
-            Kind::Generic(_) => None,
+            Kind::Generic(_) | Kind::Light(_) => None,
         }
+    }
+
+    /// Whether this is a generic payload rather than an agent's output.
+    pub(super) fn is_generic(&self) -> bool {
+        matches!(self.kind, Kind::Generic(_))
     }
 
     /// The producer's id: the agent output's `agent_id`, or a generic payload's undeclared
@@ -138,14 +196,21 @@ impl<'a> Output<'a> {
         match self.kind {
             Kind::Agent(payload) => variant_agent(payload).map(std::borrow::Cow::Borrowed),
             Kind::Generic(generic) => generic.extra.get_str("agent_id"),
+            Kind::Light(facts) => facts.agent.map(std::borrow::Cow::Borrowed),
         }
     }
 
     /// The confidence, if the output has one (it is optional for some agents).
-    pub(super) fn confidence(&self) -> Option<&'a ConfidenceScore> {
+    pub(super) fn confidence(&self) -> Option<Confidence<'a>> {
+        fn typed(score: &ConfidenceScore) -> Confidence<'_> {
+            Confidence { overall: &score.overall, reasoning: score.reasoning.as_deref() }
+        }
         match self.kind {
-            Kind::Agent(payload) => each_output!(payload, o => Option::from(&o.confidence), g => Some(&g.confidence)),
-            Kind::Generic(generic) => Some(&generic.confidence),
+            Kind::Agent(payload) => {
+                each_output!(payload, o => Option::<&ConfidenceScore>::from(&o.confidence).map(typed), g => Some(typed(&g.confidence)))
+            }
+            Kind::Generic(generic) => Some(typed(&generic.confidence)),
+            Kind::Light(facts) => facts.confidence.as_ref().map(typed),
         }
     }
 
@@ -160,11 +225,23 @@ impl<'a> Output<'a> {
                 g => generic_artifacts(g)
             ),
             Kind::Generic(generic) => generic_artifacts(generic),
+            Kind::Light(facts) => facts.artifacts.as_ref().map(|artifacts| match artifacts {
+                Artifacts::Plain(list) => {
+                    list.iter().map(|a| ArtifactRef { path: &a.path, checksum: a.checksum.as_deref() }).collect()
+                }
+                Artifacts::Checked(list) => list
+                    .iter()
+                    .map(|a| ArtifactRef { path: &a.path, checksum: a.checksum.as_ref().map(|c| c.as_str()) })
+                    .collect(),
+            }),
         }
     }
 
     /// For an nse-* output, whether `disclaimer_included` is present; `None` for any other part.
     pub(super) fn disclaimer(&self) -> Option<bool> {
+        if let Kind::Light(facts) = self.kind {
+            return facts.agent.filter(|agent| agent.starts_with("nse-")).map(|_| facts.disclaimer);
+        }
         let present = match self.agent()? {
             Payload::NseRequirements(o) => o.disclaimer_included.is_some(),
             Payload::NseRisk(o) => o.disclaimer_included.is_some(),
@@ -241,13 +318,13 @@ fn output_rules(output: &Output<'_>, report: &mut Report) {
         Kind::Agent(Payload::PsValidator(validator)) => coverage(output, validator, report),
         Kind::Agent(Payload::NseRisk(risk)) => risks(output, risk, report),
         Kind::Agent(Payload::NseVerification(verification)) => verification_counts(output, verification, report),
-        Kind::Agent(_) => {}
+        Kind::Agent(_) | Kind::Light(_) => {}
     }
 }
 
 /// SEM-002: an overall confidence below 0.3.
-fn low_confidence(output: &Output<'_>, confidence: &ConfidenceScore, report: &mut Report) {
-    if confidence.overall < LOW_CONFIDENCE {
+fn low_confidence(output: &Output<'_>, confidence: Confidence<'_>, report: &mut Report) {
+    if *confidence.overall < LOW_CONFIDENCE {
         report.push(with_values(
             record(
                 &codes::SEM_LOW_CONFIDENCE,
@@ -424,43 +501,63 @@ fn verification_counts(output: &Output<'_>, verification: &nse::VerificationOutp
 // ---------------------------------------------------------------------------------------------
 
 /// SEM-009 and SEM-017, which both envelope versions share.
-fn envelope_common(
-    source: &AgentReference,
-    target: &AgentReference,
-    session_id: &str,
-    options: &Options,
-    report: &mut Report,
-) {
+fn envelope_common(source: Agent<'_>, target: Agent<'_>, session_id: &str, options: &Options, report: &mut Report) {
     agents(source, target, report);
     session(session_id, options, report);
 }
 
 /// The rules on what only v1.1.0 has: SEM-008, SEM-018, and `workflow_state`'s.
 fn envelope11(envelope: &v1_1::SessionContext, report: &mut Report) {
-    if let Some(reference) = &envelope.payload_schema_ref {
-        payload_kind(reference, &envelope.payload, report);
+    workflow(
+        &V11Members {
+            payload_schema_ref: envelope.payload_schema_ref.as_deref(),
+            payload_agent: variant_agent(&envelope.payload),
+            workflow_id: envelope.workflow_id.as_ref().map(|id| id.as_str()),
+            workflow_state: envelope.workflow_state.as_ref(),
+            source: Agent::from(&envelope.source_agent),
+            target: Agent::from(&envelope.target_agent),
+        },
+        report,
+    );
+}
+
+/// What the v1.1.0 rules read of an envelope, typed or skimmed.
+struct V11Members<'a> {
+    payload_schema_ref: Option<&'a str>,
+    /// The agent whose output the payload is; `None` for the generic payload.
+    payload_agent: Option<&'static str>,
+    workflow_id: Option<&'a str>,
+    workflow_state: Option<&'a v1_1::WorkflowState>,
+    source: Agent<'a>,
+    target: Agent<'a>,
+}
+
+/// SEM-007 (payload_schema_ref), SEM-008 (workflow ids) and the workflow-state rules.
+fn workflow(members: &V11Members<'_>, report: &mut Report) {
+    if let Some(reference) = members.payload_schema_ref {
+        payload_kind(reference, members.payload_agent, report);
     }
     if let (Some(top), Some(Some(inner))) =
-        (&envelope.workflow_id, envelope.workflow_state.as_ref().map(|state| state.workflow_id.as_ref()))
-        && **top != **inner
+        (members.workflow_id, members.workflow_state.map(|state| state.workflow_id.as_ref()))
+        && top != &***inner
     {
         report.push(with_values(
             record(
                 &codes::SEM_WORKFLOW_ID,
                 "/workflow_state/workflow_id",
-                format!("workflow_state.workflow_id {:?} but the envelope's workflow_id is {:?}", **inner, **top),
+                format!("workflow_state.workflow_id {:?} but the envelope's workflow_id is {:?}", &***inner, top),
             ),
-            Some(json!(**top)),
-            Some(json!(**inner)),
+            Some(json!(top)),
+            Some(json!(&***inner)),
         ));
     }
-    if let Some(state) = &envelope.workflow_state {
-        workflow_state(state, &envelope.source_agent, &envelope.target_agent, report);
+    if let Some(state) = members.workflow_state {
+        workflow_state(state, members.source, members.target, report);
     }
 }
 
 /// SEM-009: an agent's `family` is the prefix of its `id` (`nse-risk` → `nse`).
-fn agents(source: &AgentReference, target: &AgentReference, report: &mut Report) {
+fn agents(source: Agent<'_>, target: Agent<'_>, report: &mut Report) {
     for (name, agent) in [("source_agent", source), ("target_agent", target)] {
         let prefix = agent.id.split('-').next().unwrap_or_default();
         let family = agent.family.to_string();
@@ -469,7 +566,7 @@ fn agents(source: &AgentReference, target: &AgentReference, report: &mut Report)
                 record(
                     &codes::SEM_FAMILY_PREFIX,
                     &format!("/{name}/family"),
-                    format!("{name} {:?} has family {family:?}, but its id says {prefix:?}", *agent.id),
+                    format!("{name} {:?} has family {family:?}, but its id says {prefix:?}", agent.id),
                 ),
                 Some(json!(prefix)),
                 Some(json!(family)),
@@ -496,17 +593,17 @@ fn session(session_id: &str, options: &Options, report: &mut Report) {
 }
 
 /// SEM-007: the payload names a producer other than the source agent.
-fn payload_agent_matches(payload_agent: Option<&str>, source: &AgentReference, report: &mut Report) {
+fn payload_agent_matches(payload_agent: Option<&str>, source: Agent<'_>, report: &mut Report) {
     if let Some(payload_agent) = payload_agent
-        && payload_agent != source.id.as_str()
+        && payload_agent != source.id
     {
         report.push(with_values(
             record(
                 &codes::SEM_PAYLOAD_AGENT,
                 "/payload/agent_id",
-                format!("the payload is the output of {payload_agent:?}, but the source agent is {:?}", *source.id),
+                format!("the payload is the output of {payload_agent:?}, but the source agent is {:?}", source.id),
             ),
-            Some(json!(*source.id)),
+            Some(json!(source.id)),
             Some(json!(payload_agent)),
         ));
     }
@@ -518,9 +615,8 @@ fn payload_agent_matches(payload_agent: Option<&str>, source: &AgentReference, r
 /// looked up by the part before `#`. An agent payload needs its agent's output schema; a generic
 /// payload must not be referred to an agent's output schema (any other schema it may name is not
 /// judged: the registry has no entry for the generic payload definition on its own).
-fn payload_kind(reference: &str, payload: &Payload, report: &mut Report) {
+fn payload_kind(reference: &str, actual: Option<&'static str>, report: &mut Report) {
     let document = reference.split('#').next().unwrap_or_default();
-    let actual = variant_agent(payload);
     let problem = match crate::registry::lookup(document) {
         None => Some(format!("{reference:?} names no schema of the registry")),
         Some(info) => match (info.agent_id.as_deref(), actual) {
@@ -552,7 +648,7 @@ fn payload_kind(reference: &str, payload: &Payload, report: &mut Report) {
 
 /// SEM-006, SEM-012, SEM-013 on `workflow_state`. A handoff is cross-family when it crosses the
 /// ps/nse boundary (seed 000:129; an orchestrator's handoff crosses none, docs/decisions.md D-109).
-fn workflow_state(state: &v1_1::WorkflowState, source: &AgentReference, target: &AgentReference, report: &mut Report) {
+fn workflow_state(state: &v1_1::WorkflowState, source: Agent<'_>, target: Agent<'_>, report: &mut Report) {
     if let Some(cross) = state.cross_family_handoff {
         use crate::session_context::v1_0::AgentFamily::{Nse, Ps};
         let differs = matches!((source.family, target.family), (Ps, Nse) | (Nse, Ps));

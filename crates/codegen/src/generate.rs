@@ -20,6 +20,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
     attributes::apply(&mut file, plan)?;
     crate::newtypes::apply(&mut file, plan)?;
     crate::constructors::apply(&mut file, plan)?;
+    let skims = crate::skim::impls(&file, plan)?;
     crate::serde_impls::apply(&mut file, plan)?;
     let emitted: Vec<String> = file.items.iter().filter_map(item_name).collect();
     let mut aliases = Vec::new();
@@ -59,6 +60,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
         let check = if def.validates { quote!(check_validated) } else { quote!(check_shape) };
         let written = if def.validates { quote!(written_validated) } else { quote!(written_shape) };
         let poked = if def.validates { quote!(poked_validated) } else { quote!(poked_shape) };
+        let read_valid = if def.validates { quote!(read_validated) } else { quote!(read_shaped) };
         quote! {
             ::jerry_contracts::typed::TypeEntry {
                 schema: #schema,
@@ -67,6 +69,8 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
                 check: ::jerry_contracts::typed::#check::<#ident>,
                 round_trip: ::jerry_contracts::typed::round_trip::<#ident>,
                 relay: ::jerry_contracts::typed::relay::<#ident>,
+                skim: ::jerry_contracts::typed::skimmed::<#ident>,
+                read_valid: ::jerry_contracts::typed::#read_valid::<#ident>,
                 written: ::jerry_contracts::typed::#written::<#ident>,
                 #[cfg(feature = "testing")]
                 poked: ::jerry_contracts::typed::#poked::<#ident>,
@@ -104,6 +108,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
             #(#patterns)*
             #(#flat_items)*
             #(#pokes)*
+            #(#skims)*
             #(#aliases)*
             #(#dispatches)*
             #(#documents)*
@@ -269,6 +274,13 @@ fn dispatch(def: &TypeDef) -> Option<TokenStream> {
                 .map(|v| #name::#variant(::std::boxed::Box::new(v))),
         }
     });
+    let skim_arms = variants.iter().map(|(variant, target, agent)| {
+        quote! {
+            ::std::option::Option::Some(#agent) => ::jerry_contracts::skim::output::<#target, #name, _>(
+                __rest, self.0, ::std::option::Option::Some(#agent), |v| #name::#variant(::std::boxed::Box::new(v)),
+            ),
+        }
+    });
     let from_agent_arms = variants.iter().map(|(variant, _, agent)| {
         quote! {
             ::std::option::Option::Some(#agent) => ::std::option::Option::Some(
@@ -337,6 +349,33 @@ fn dispatch(def: &TypeDef) -> Option<TokenStream> {
                     }
                 }
                 deserializer.deserialize_map(__Visitor)
+            }
+        }
+
+        impl ::jerry_contracts::skim::Skim for #name {
+            fn skim<'de, __D: ::serde::Deserializer<'de>>(
+                deserializer: __D,
+                cx: &mut ::jerry_contracts::skim::Cx<'de>,
+            ) -> ::std::result::Result<(), __D::Error> {
+                struct __Visitor<'c, 'de>(&'c mut ::jerry_contracts::skim::Cx<'de>);
+                impl<'de> ::serde::de::Visitor<'de> for __Visitor<'_, 'de> {
+                    type Value = ();
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str("an object (a payload)")
+                    }
+                    fn visit_map<A: ::serde::de::MapAccess<'de>>(self, map: A) -> ::std::result::Result<(), A::Error> {
+                        // The same dispatch as the typed read.
+                        let (__agent, __rest) = ::jerry_contracts::skim::tag_first(map)?;
+                        let __rest = ::serde::de::value::MapAccessDeserializer::new(__rest);
+                        match __agent.as_deref() {
+                            #(#skim_arms)*
+                            _ => ::jerry_contracts::skim::output::<#fallback_ty, #name, _>(
+                                __rest, self.0, ::std::option::Option::None, |v| #name::Generic(::std::boxed::Box::new(v)),
+                            ),
+                        }
+                    }
+                }
+                deserializer.deserialize_map(__Visitor(cx))
             }
         }
 

@@ -19,6 +19,7 @@ pub mod newtypes;
 pub mod plan;
 pub mod poke;
 pub mod serde_impls;
+pub mod skim;
 
 use std::path::Path;
 

@@ -16,11 +16,11 @@ use crate::plan::Plan;
 
 /// What the serde attributes of one field ask for.
 #[derive(Default)]
-struct FieldSerde {
-    rename: Option<String>,
-    default: bool,
-    flatten: bool,
-    deserialize_with: Option<syn::ExprPath>,
+pub(crate) struct FieldSerde {
+    pub(crate) rename: Option<String>,
+    pub(crate) default: bool,
+    pub(crate) flatten: bool,
+    pub(crate) deserialize_with: Option<syn::ExprPath>,
     serialize_with: Option<syn::ExprPath>,
     skip_serializing_if: Option<syn::ExprPath>,
 }
@@ -84,7 +84,7 @@ fn strip_serde(attrs: &mut Vec<Attribute>) {
     attrs.retain(|a| !(a.path().is_ident("derive") && matches!(&a.meta, Meta::List(list) if list.tokens.is_empty())));
 }
 
-fn field_serde(attrs: &[Attribute]) -> Result<FieldSerde, String> {
+pub(crate) fn field_serde(attrs: &[Attribute]) -> Result<FieldSerde, String> {
     let mut out = FieldSerde::default();
     for a in attrs.iter().filter(|a| a.path().is_ident("serde")) {
         a.parse_nested_meta(|meta| {

@@ -1,0 +1,469 @@
+//! The skim pass: emits `jerry_contracts::skim::Skim` for every generated struct, newtype and
+//! enum — a check-only read that accepts exactly what the typed read plus `validate()` accepts,
+//! without building the value. It reads the same attributes those use: each field's serde
+//! attributes (name, `default`, `deserialize_with`) and its `garde` rules. A string field's rules
+//! run on the string where it lies in the input, a number's on the number, an array's count as
+//! its items go by; a field whose rules the pass does not take apart is read whole and checked by
+//! `garde` itself, through a one-field struct carrying the same attribute, so no rule can drift.
+//! It runs before the serde pass, while the fields still carry plain `#[serde(…)]` attributes.
+//!
+//! A few fields of the roots the rule layers judge (the v1.1.0 envelope, the agent outputs) are
+//! read whole and handed to the skim's context, so the rules can run on a skimmed document.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::punctuated::Punctuated;
+use syn::{Attribute, Fields, Item, Meta, Token, Type};
+
+use crate::corpus::Problem;
+use crate::plan::Plan;
+use crate::serde_impls::{FieldSerde, field_serde};
+
+/// The members the rule layers read, per schema root: read whole and handed to the context.
+const CAPTURES: &[(&str, &[&str])] = &[(
+    "session_context/v1.1.0.json",
+    &[
+        "schema_version",
+        "session_id",
+        "source_agent",
+        "target_agent",
+        "trace",
+        "payload_schema_ref",
+        "workflow_id",
+        "workflow_state",
+    ],
+)];
+
+/// What every agent output hands to the context.
+const OUTPUT_CAPTURES: &[&str] = &["confidence", "artifacts", "disclaimer_included"];
+
+/// One `garde` rule of a field, as the attribute pass writes it.
+enum Rule {
+    Dive,
+    Length { chars: bool, min: Option<TokenStream>, max: Option<TokenStream> },
+    Range { min: Option<TokenStream>, max: Option<TokenStream> },
+    Pattern(syn::Ident),
+    Custom(String),
+}
+
+/// The skim impls for the generated items.
+pub fn impls(file: &syn::File, plan: &Plan) -> Result<Vec<TokenStream>, Vec<Problem>> {
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    for item in &file.items {
+        let (ident, result) = match item {
+            Item::Struct(item) => (&item.ident, structure(item, plan)),
+            Item::Enum(item) => (&item.ident, Ok(by_reading(&item.ident))),
+            _ => continue,
+        };
+        match result {
+            Ok(tokens) => out.push(tokens),
+            Err(message) => {
+                let (file, pointer) = plan
+                    .get(&ident.to_string())
+                    .map_or((String::new(), String::new()), |d| (d.file.clone(), d.pointer.clone()));
+                problems.push(Problem::new(&file, &pointer, format!("skim pass: {message}")));
+            }
+        }
+    }
+    if problems.is_empty() { Ok(out) } else { Err(problems) }
+}
+
+/// A skim that is the typed read itself (typify's enums: unit variants read from a borrowed
+/// string, nothing built).
+fn by_reading(ident: &syn::Ident) -> TokenStream {
+    quote! {
+        impl ::jerry_contracts::skim::Skim for #ident {
+            fn skim<'de, __D: ::serde::Deserializer<'de>>(
+                __d: __D,
+                _cx: &mut ::jerry_contracts::skim::Cx<'de>,
+            ) -> ::std::result::Result<(), __D::Error> {
+                <Self as ::serde::Deserialize>::deserialize(__d).map(drop)
+            }
+        }
+    }
+}
+
+fn structure(item: &syn::ItemStruct, plan: &Plan) -> Result<TokenStream, String> {
+    let ident = &item.ident;
+    match &item.fields {
+        Fields::Named(fields) => {
+            let def = plan.get(&ident.to_string());
+            let captures: &[&str] = match def {
+                Some(def) if def.pointer.is_empty() => CAPTURES
+                    .iter()
+                    .find(|(file, _)| *file == def.file)
+                    .map(|(_, names)| *names)
+                    .or_else(|| def.file.starts_with("agents/").then_some(OUTPUT_CAPTURES))
+                    .unwrap_or(&[]),
+                _ => &[],
+            };
+            named(ident, fields, captures)
+        }
+        Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
+            let Some(field) = fields.unnamed.first() else { return Err("an empty newtype".into()) };
+            let transparent = item.attrs.iter().any(|a| {
+                a.path().is_ident("serde") && matches!(&a.meta, Meta::List(l) if l.tokens.to_string() == "transparent")
+            });
+            if !transparent {
+                return Err("a newtype the derive does not read as its field".into());
+            }
+            let rules = garde_rules(&field.attrs)?;
+            let (defs, seed) = match value_seed(&field.ty, &rules) {
+                Some(seed) => (quote!(), seed),
+                None => {
+                    let (defs, check) = checker(&field.ty, &field.attrs);
+                    (defs, quote!(::jerry_contracts::skim::Whole::<#check>::new()))
+                }
+            };
+            Ok(quote! {
+                impl ::jerry_contracts::skim::Skim for #ident {
+                    fn skim<'de, __D: ::serde::Deserializer<'de>>(
+                        __d: __D,
+                        __cx: &mut ::jerry_contracts::skim::Cx<'de>,
+                    ) -> ::std::result::Result<(), __D::Error> {
+                        let _ = &__cx;
+                        #defs
+                        ::serde::de::DeserializeSeed::deserialize(#seed, __d)
+                    }
+                }
+            })
+        }
+        _ => Err("a struct that is neither named fields nor a newtype".into()),
+    }
+}
+
+fn named(ident: &syn::Ident, fields: &syn::FieldsNamed, captures: &[&str]) -> Result<TokenStream, String> {
+    let expecting = format!("an object ({ident})");
+    let mut arms = Vec::new();
+    let mut required = Vec::new();
+    let mut index = 0usize;
+    for field in &fields.named {
+        let serde = field_serde(&field.attrs)?;
+        let name = field.ident.as_ref().ok_or("a field without a name")?;
+        if serde.flatten {
+            continue;
+        }
+        let json = serde.rename.clone().unwrap_or_else(|| name.to_string().trim_start_matches("r#").to_owned());
+        let rules = garde_rules(&field.attrs)?;
+        let read = if captures.contains(&json.as_str()) {
+            // Read whole (checked as the typed read and `garde` check it) and handed to the
+            // context for the rules.
+            let whole = whole(&field.ty, &field.attrs, &serde);
+            quote! {{
+                let __v = #whole;
+                ::jerry_contracts::skim::Capture::capture(__v, &mut *__cx, #json);
+            }}
+        } else {
+            match field_seed(&field.ty, &rules, &serde)? {
+                Some(seed) => quote!(::serde::de::MapAccess::next_value_seed(&mut __map, #seed)?;),
+                None => {
+                    let whole = whole(&field.ty, &field.attrs, &serde);
+                    quote!({ let _ = #whole; })
+                }
+            }
+        };
+        let at = index;
+        arms.push(quote! {
+            #json => {
+                if __seen[#at] {
+                    return ::std::result::Result::Err(::jerry_contracts::skim::fail());
+                }
+                __seen[#at] = true;
+                #read
+            }
+        });
+        if !serde.default {
+            required.push(at);
+        }
+        index += 1;
+    }
+    let count = index;
+    Ok(quote! {
+        impl ::jerry_contracts::skim::Skim for #ident {
+            fn skim<'de, __D: ::serde::Deserializer<'de>>(
+                __d: __D,
+                __cx: &mut ::jerry_contracts::skim::Cx<'de>,
+            ) -> ::std::result::Result<(), __D::Error> {
+                struct __Visitor<'c, 'de>(&'c mut ::jerry_contracts::skim::Cx<'de>);
+                impl<'de> ::serde::de::Visitor<'de> for __Visitor<'_, 'de> {
+                    type Value = ();
+                    fn expecting(&self, __f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        __f.write_str(#expecting)
+                    }
+                    #[allow(unused_mut)]
+                    fn visit_map<__A: ::serde::de::MapAccess<'de>>(self, mut __map: __A) -> ::std::result::Result<(), __A::Error> {
+                        let __cx = self.0;
+                        let _ = &__cx;
+                        let mut __seen = [false; #count];
+                        let mut __unknown = ::jerry_contracts::skim::Unknown::default();
+                        while let ::std::option::Option::Some(__key) =
+                            ::serde::de::MapAccess::next_key::<::jerry_contracts::read::Key<'de>>(&mut __map)?
+                        {
+                            match __key.0.as_ref() {
+                                #(#arms)*
+                                _ => __unknown.skip(&mut __map, __key)?,
+                            }
+                        }
+                        if #(!__seen[#required] ||)* false {
+                            return ::std::result::Result::Err(::jerry_contracts::skim::fail());
+                        }
+                        ::std::result::Result::Ok(())
+                    }
+                }
+                ::serde::Deserializer::deserialize_map(__d, __Visitor(__cx))
+            }
+        }
+    })
+}
+
+/// Reads the field whole, as the typed read does (its `deserialize_with` included), and checks
+/// its `garde` attribute on it; evaluates to the value.
+fn whole(ty: &Type, attrs: &[Attribute], serde: &FieldSerde) -> TokenStream {
+    let (defs, check) = checker(ty, attrs);
+    match &serde.deserialize_with {
+        Some(path) => quote! {{
+            #defs
+            struct __With(#ty);
+            impl<'de> ::serde::Deserialize<'de> for __With {
+                fn deserialize<__D2: ::serde::Deserializer<'de>>(__d: __D2) -> ::std::result::Result<Self, __D2::Error> {
+                    #path(__d).map(__With)
+                }
+            }
+            let __v = ::serde::de::MapAccess::next_value::<__With>(&mut __map)?.0;
+            ::jerry_contracts::skim::Whole::<#check>::checked(__v)?
+        }},
+        None => quote! {{
+            #defs
+            let __v = ::serde::de::MapAccess::next_value::<#ty>(&mut __map)?;
+            ::jerry_contracts::skim::Whole::<#check>::checked(__v)?
+        }},
+    }
+}
+
+/// A one-field struct carrying the field's `garde` attribute, so that `garde` checks a value read
+/// whole exactly as it checks the field: its definition, and the type to name.
+fn checker(ty: &Type, attrs: &[Attribute]) -> (TokenStream, TokenStream) {
+    let garde: Vec<&Attribute> = attrs.iter().filter(|a| a.path().is_ident("garde")).collect();
+    if garde.is_empty() {
+        return (quote!(), quote!(::jerry_contracts::skim::Unchecked<#ty>));
+    }
+    let defs = quote! {
+        #[derive(::garde::Validate)]
+        struct __Check(#(#garde)* #ty);
+        impl ::jerry_contracts::skim::Checked for __Check {
+            type Value = #ty;
+            fn wrap(value: #ty) -> Self { Self(value) }
+            fn unwrap(self) -> #ty { self.0 }
+        }
+    };
+    (defs, quote!(__Check))
+}
+
+/// The seed that skims a field of type `ty` with these rules, as its serde attributes read it;
+/// `None` when the pass reads the field whole.
+fn field_seed(ty: &Type, rules: &[Rule], serde: &FieldSerde) -> Result<Option<TokenStream>, String> {
+    let with = serde.deserialize_with.as_ref().map(|p| quote!(#p).to_string().replace(' ', ""));
+    let nullable = |inner: Option<&Type>| -> Option<TokenStream> {
+        let seed = value_seed(inner?, rules)?;
+        Some(quote!(::jerry_contracts::skim::Nullable(#seed)))
+    };
+    Ok(match with.as_deref() {
+        // The value must be there: the seed of the inner type, which refuses `null` as it does.
+        Some("present") => option_inner(ty).and_then(|inner| value_seed(inner, rules)),
+        Some("required_nullable") => nullable(option_inner(ty)),
+        Some("::jerry_contracts::support::double_option::deserialize") => {
+            nullable(option_inner(ty).and_then(option_inner))
+        }
+        Some(_) => None,
+        None => match option_inner(ty) {
+            Some(inner) => nullable(Some(inner)),
+            None => value_seed(ty, rules),
+        },
+    })
+}
+
+/// The seed for a value of type `ty` (not an `Option` read as absent-or-null) with these rules,
+/// or `None` when the rules need the value whole.
+fn value_seed(ty: &Type, rules: &[Rule]) -> Option<TokenStream> {
+    let shown = quote!(#ty).to_string().replace(' ', "");
+    if shown == "::std::string::String" {
+        let (mut min, mut max, mut pattern, mut uri, mut uri_reference) =
+            (quote!(0), quote!(::std::primitive::usize::MAX), quote!(::std::option::Option::None), false, false);
+        for rule in rules {
+            match rule {
+                Rule::Length { chars: true, min: low, max: high } => {
+                    if let Some(low) = low {
+                        min = quote!(#low);
+                    }
+                    if let Some(high) = high {
+                        max = quote!(#high);
+                    }
+                }
+                Rule::Pattern(ident) => pattern = quote!(::std::option::Option::Some(&#ident)),
+                Rule::Custom(path) if path == "::jerry_contracts::support::uri" => uri = true,
+                Rule::Custom(path) if path == "::jerry_contracts::support::uri_reference" => uri_reference = true,
+                _ => return None,
+            }
+        }
+        return Some(quote! {
+            ::jerry_contracts::skim::Text { min: #min, max: #max, pattern: #pattern, uri: #uri, uri_reference: #uri_reference }
+        });
+    }
+    if let Some(number) = shown.strip_prefix("::jerry_contracts::Number<").and_then(|s| s.strip_suffix('>')) {
+        let number: Type = syn::parse_str(number).ok()?;
+        let (mut min, mut max) = (quote!(::std::option::Option::None), quote!(::std::option::Option::None));
+        for rule in rules {
+            match rule {
+                Rule::Range { min: low, max: high } => {
+                    if let Some(low) = low {
+                        min = quote!(::std::option::Option::Some(#low));
+                    }
+                    if let Some(high) = high {
+                        max = quote!(::std::option::Option::Some(#high));
+                    }
+                }
+                Rule::Custom(path) if path == "::jerry_contracts::support::finite" => {}
+                _ => return None,
+            }
+        }
+        return Some(quote!(::jerry_contracts::skim::Range::<#number> { min: #min, max: #max }));
+    }
+    if let Some(item) = generic_argument(ty, "Vec").filter(skims) {
+        let (mut min, mut max) = (quote!(0), quote!(::std::primitive::usize::MAX));
+        for rule in rules {
+            match rule {
+                Rule::Length { chars: false, min: low, max: high } => {
+                    if let Some(low) = low {
+                        min = quote!(#low);
+                    }
+                    if let Some(high) = high {
+                        max = quote!(#high);
+                    }
+                }
+                Rule::Dive => {}
+                _ => return None,
+            }
+        }
+        return Some(quote! {
+            ::jerry_contracts::skim::Items::<#item> { cx: &mut *__cx, min: #min, max: #max, item: ::std::marker::PhantomData }
+        });
+    }
+    let generated = is_generated(ty);
+    if (generated || rules.is_empty()) && rules.iter().all(|r| matches!(r, Rule::Dive)) && skims(ty) {
+        return Some(quote!(::jerry_contracts::skim::Seed::<#ty>::new(&mut *__cx)));
+    }
+    None
+}
+
+/// Whether `ty` implements `Skim` (the generated types and the ones the runtime covers).
+fn skims(ty: &Type) -> bool {
+    let shown = quote!(#ty).to_string().replace(' ', "");
+    if let Some(inner) = ["Vec", "Option", "Box"].iter().find_map(|name| generic_argument(ty, name)) {
+        return skims(&inner);
+    }
+    matches!(
+        shown.as_str(),
+        "::std::string::String"
+            | "bool"
+            | "::jerry_contracts::Number<f64>"
+            | "::jerry_contracts::Number<i64>"
+            | "::jerry_contracts::formats::Date"
+            | "::jerry_contracts::formats::DateTime"
+            | "::jerry_contracts::formats::Uuid"
+            | "::jerry_contracts::support::True"
+            | "::serde_json::Value"
+    ) || is_generated(ty)
+}
+
+/// Whether `ty` names a generated type (`ResearcherOutput`, `crate::generated::V11Payload`).
+fn is_generated(ty: &Type) -> bool {
+    let Type::Path(p) = ty else { return false };
+    let plain = p.path.segments.iter().all(|s| s.arguments.is_none());
+    let local = match p.path.segments.len() {
+        1 => true,
+        3 => p.path.segments[0].ident == "crate" && p.path.segments[1].ident == "generated",
+        _ => false,
+    };
+    p.qself.is_none() && p.path.leading_colon.is_none() && plain && local
+}
+
+/// The `T` of `::std::…::Name<T>`.
+fn generic_argument(ty: &Type, name: &str) -> Option<Type> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident != name {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+    match args.args.first()? {
+        syn::GenericArgument::Type(inner) if args.args.len() == 1 => Some(inner.clone()),
+        _ => None,
+    }
+}
+
+fn option_inner(ty: &Type) -> Option<&Type> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+    match args.args.first()? {
+        syn::GenericArgument::Type(inner) if args.args.len() == 1 => Some(inner),
+        _ => None,
+    }
+}
+
+/// The field's `garde` rules; `skip` is none, and a rule the pass does not know is an error
+/// (the pass would otherwise accept what `garde` refuses).
+fn garde_rules(attrs: &[Attribute]) -> Result<Vec<Rule>, String> {
+    let mut rules = Vec::new();
+    for a in attrs.iter().filter(|a| a.path().is_ident("garde")) {
+        let metas = a
+            .parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
+            .map_err(|e| format!("garde attribute {}: {e}", quote!(#a)))?;
+        for meta in metas {
+            let unknown = || format!("garde rule {} the skim pass does not carry", quote!(#meta));
+            match &meta {
+                Meta::Path(p) if p.is_ident("dive") => rules.push(Rule::Dive),
+                Meta::Path(p) if p.is_ident("skip") || p.is_ident("transparent") => {}
+                Meta::List(list) if list.path.is_ident("pattern") => {
+                    rules.push(Rule::Pattern(list.parse_args().map_err(|_| unknown())?));
+                }
+                Meta::List(list) if list.path.is_ident("custom") => {
+                    rules.push(Rule::Custom(list.tokens.to_string().replace(' ', "")));
+                }
+                Meta::List(list) if list.path.is_ident("length") || list.path.is_ident("range") => {
+                    let inner =
+                        list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated).map_err(|_| unknown())?;
+                    let (mut chars, mut min, mut max) = (false, None, None);
+                    for part in inner {
+                        match part {
+                            Meta::Path(p) if p.is_ident("chars") => chars = true,
+                            Meta::NameValue(nv) if nv.path.is_ident("min") => {
+                                let v = &nv.value;
+                                min = Some(quote!(#v));
+                            }
+                            Meta::NameValue(nv) if nv.path.is_ident("max") => {
+                                let v = &nv.value;
+                                max = Some(quote!(#v));
+                            }
+                            _ => return Err(unknown()),
+                        }
+                    }
+                    rules.push(if list.path.is_ident("length") {
+                        Rule::Length { chars, min, max }
+                    } else {
+                        if chars {
+                            return Err(unknown());
+                        }
+                        Rule::Range { min, max }
+                    });
+                }
+                _ => return Err(unknown()),
+            }
+        }
+    }
+    Ok(rules)
+}

@@ -1,0 +1,149 @@
+//! What the rule layers read of a skimmed document ([`crate::skim`]): the v1.1.0 envelope's
+//! version, agents, session, trace and workflow members, and its agent output's confidence,
+//! artifacts and disclaimer, each read whole as its generated type (and checked as the typed read
+//! and `garde` check it) while the rest of the document is only checked. An output whose rules
+//! read more (the agents of [`Facts::read_whole`], the generic payload) is read whole and kept as
+//! a [`Payload`].
+
+use std::any::Any;
+use std::sync::Arc;
+
+use crate::common::{ArtifactReference, CheckedArtifactReference, ConfidenceScore};
+use crate::generated::{SessionId, V10SchemaVersion, WorkflowId};
+use crate::session_context::v1_0::{AgentReference, Trace};
+use crate::session_context::v1_1::{Payload, WorkflowState};
+use crate::skim::{Capture, Cx};
+use crate::support::True;
+
+/// The members a skim keeps for the rule layers (see the module docs).
+#[doc(hidden)]
+#[derive(Debug, Clone, Default)]
+pub struct Facts {
+    /// Whether the document is an envelope (its output sits at `/payload`), not an output.
+    pub(crate) envelope: bool,
+    pub(crate) schema_version: Option<V10SchemaVersion>,
+    pub(crate) session_id: Option<SessionId>,
+    pub(crate) source_agent: Option<AgentReference>,
+    pub(crate) target_agent: Option<AgentReference>,
+    pub(crate) trace: Option<Trace>,
+    pub(crate) payload_schema_ref: Option<String>,
+    pub(crate) workflow_id: Option<WorkflowId>,
+    pub(crate) workflow_state: Option<WorkflowState>,
+    /// The agent the output was dispatched to (`None`: the generic payload, or no output).
+    pub(crate) agent: Option<&'static str>,
+    pub(crate) confidence: Option<ConfidenceScore>,
+    pub(crate) artifacts: Option<Artifacts>,
+    /// Whether `disclaimer_included` is there.
+    pub(crate) disclaimer: bool,
+    /// An output read whole: a [`Payload`].
+    pub(crate) kept: Option<Arc<dyn Any + Send + Sync>>,
+}
+
+/// An output's artifact references, of either kind.
+#[derive(Debug, Clone)]
+pub(crate) enum Artifacts {
+    /// The seed's references (`common/types.json`).
+    Plain(Vec<ArtifactReference>),
+    /// The path-checked references (`common/artifacts.json`).
+    Checked(Vec<CheckedArtifactReference>),
+}
+
+impl Facts {
+    /// Whether the output of `agent` is read whole rather than skimmed: the generic payload
+    /// (its rules read undeclared members and `key_findings`) and the agents with rules of their
+    /// own (seed 000 §6.1: findings of a review, test counts, risk scores, verification counts,
+    /// requirement traces and allocations).
+    pub(crate) fn read_whole(agent: Option<&str>) -> bool {
+        matches!(
+            agent,
+            None | Some(
+                "ps-reviewer"
+                    | "ps-validator"
+                    | "nse-risk"
+                    | "nse-verification"
+                    | "nse-requirements"
+                    | "nse-architecture"
+            )
+        )
+    }
+
+    /// The output read whole, if it was.
+    pub(crate) fn payload(&self) -> Option<&Payload> {
+        self.kept.as_ref().and_then(|kept| kept.downcast_ref::<Payload>())
+    }
+}
+
+impl Capture for V10SchemaVersion {
+    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
+        cx.facts.schema_version = Some(self);
+    }
+}
+
+impl Capture for SessionId {
+    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
+        cx.facts.session_id = Some(self);
+    }
+}
+
+impl Capture for AgentReference {
+    fn capture(self, cx: &mut Cx<'_>, name: &'static str) {
+        match name {
+            "source_agent" => cx.facts.source_agent = Some(self),
+            _ => cx.facts.target_agent = Some(self),
+        }
+    }
+}
+
+impl Capture for Option<Trace> {
+    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
+        cx.facts.trace = self;
+    }
+}
+
+impl Capture for Option<String> {
+    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
+        cx.facts.payload_schema_ref = self;
+    }
+}
+
+impl Capture for Option<WorkflowId> {
+    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
+        cx.facts.workflow_id = self;
+    }
+}
+
+impl Capture for Option<WorkflowState> {
+    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
+        cx.facts.workflow_state = self;
+    }
+}
+
+impl Capture for ConfidenceScore {
+    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
+        cx.facts.confidence = Some(self);
+    }
+}
+
+impl Capture for Option<ConfidenceScore> {
+    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
+        cx.facts.confidence = self;
+    }
+}
+
+impl Capture for Option<Vec<ArtifactReference>> {
+    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
+        cx.facts.artifacts = self.map(Artifacts::Plain);
+    }
+}
+
+impl Capture for Option<Vec<CheckedArtifactReference>> {
+    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
+        cx.facts.artifacts = self.map(Artifacts::Checked);
+    }
+}
+
+impl Capture for Option<True> {
+    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
+        cx.facts.disclaimer = self.is_some();
+    }
+}
