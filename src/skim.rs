@@ -336,6 +336,63 @@ where
     }
 }
 
+/// A skim that also reads the few fields the rule layers look at: the generator implements it
+/// for the types listed in `crates/codegen/src/skim.rs` (`KEEPS`), with a `<Type>Kept` view.
+pub trait Keep: Skim {
+    /// The fields kept.
+    type View;
+    /// Skims one value, as [`Skim::skim`] does, and returns its kept fields.
+    fn keep<'de, D: Deserializer<'de>>(deserializer: D, cx: &mut Cx<'de>) -> Result<Self::View, D::Error>;
+}
+
+/// A [`DeserializeSeed`] that keeps a `T` ([`Keep`]).
+pub struct KeepSeed<'c, 'de, T>(&'c mut Cx<'de>, PhantomData<fn() -> T>);
+
+impl<'c, 'de, T> KeepSeed<'c, 'de, T> {
+    /// The seed keeping a `T`.
+    pub fn new(cx: &'c mut Cx<'de>) -> Self {
+        Self(cx, PhantomData)
+    }
+}
+
+impl<'de, T: Keep> DeserializeSeed<'de> for KeepSeed<'_, 'de, T> {
+    type Value = T::View;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T::View, D::Error> {
+        T::keep(deserializer, self.0)
+    }
+}
+
+/// A [`DeserializeSeed`] that keeps every item of an array of `T`.
+pub struct KeepItems<'c, 'de, T>(&'c mut Cx<'de>, PhantomData<fn() -> T>);
+
+impl<'c, 'de, T> KeepItems<'c, 'de, T> {
+    /// The seed keeping the items.
+    pub fn new(cx: &'c mut Cx<'de>) -> Self {
+        Self(cx, PhantomData)
+    }
+}
+
+impl<'de, T: Keep> DeserializeSeed<'de> for KeepItems<'_, 'de, T> {
+    type Value = Vec<T::View>;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Vec<T::View>, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de, T: Keep> Visitor<'de> for KeepItems<'_, 'de, T> {
+    type Value = Vec<T::View>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T::View>, A::Error> {
+        let mut views = Vec::new();
+        while let Some(view) = seq.next_element_seed(KeepSeed::<T>::new(self.0))? {
+            views.push(view);
+        }
+        Ok(views)
+    }
+}
+
 /// A member the rule layers read, read whole: the generator hands each captured member (see
 /// `crates/codegen/src/skim.rs`) to the context under its name.
 pub trait Capture {

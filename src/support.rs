@@ -378,6 +378,11 @@ fn character_at(text: &str, at: usize) -> String {
 /// Checks RFC 3986 `URI-reference` syntax; the error is the reason.
 fn check_uri_reference(text: &str) -> Result<(), String> {
     let bytes = text.as_bytes();
+    // The common case at once: a relative path of plain characters (no `:`, `%`, `?`, `#`) that
+    // does not open with an authority is a `path-absolute`, `path-noscheme` or `path-empty`.
+    if !bytes.starts_with(b"//") && bytes.iter().all(|&b| class(b) & (REG_NAME | AT | SLASH) != 0) {
+        return Ok(());
+    }
     let broken = |at: usize| format!("broken percent-encoding at byte {at} (expected % and two hexadecimal digits)");
 
     // `scheme ":"`: a letter, then letters, digits, `+`, `-` and `.`, then the colon.

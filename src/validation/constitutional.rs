@@ -135,13 +135,13 @@ fn persistence(output: &Output<'_>, report: &mut Report) {
         return;
     }
     let agent = output.agent_id().unwrap_or("the agent".into());
-    match output.artifacts() {
+    match output.artifact_count() {
         None => report.push(record(
             &codes::CON_PERSISTENCE,
             &output.at(""),
             format!("the output of {agent} has no artifacts: nothing it produced is persisted"),
         )),
-        Some(list) if list.is_empty() => report.push(record(
+        Some(0) => report.push(record(
             &codes::CON_PERSISTENCE,
             &output.at("/artifacts"),
             format!("the output of {agent} lists no artifact: nothing it produced is persisted"),

@@ -1,16 +1,19 @@
 //! What the rule layers read of a skimmed document ([`crate::skim`]): the v1.1.0 envelope's
 //! version, agents, session, trace and workflow members, and its agent output's confidence,
-//! artifacts and disclaimer, each read whole as its generated type (and checked as the typed read
-//! and `garde` check it) while the rest of the document is only checked. An output whose rules
+//! artifacts and disclaimer: the agents, trace, confidence and artifacts skimmed with the fields
+//! the rules read kept (`<Type>Kept`), the rest of these members read whole as their generated
+//! types (and checked as the typed read and `garde` check them), the rest of the document only
+//! checked. An output whose rules
 //! read more (the agents of [`Facts::read_whole`], the generic payload) is read whole and kept as
 //! a [`Payload`].
 
 use std::any::Any;
 use std::sync::Arc;
 
-use crate::common::{ArtifactReference, CheckedArtifactReference, ConfidenceScore};
-use crate::generated::{SessionId, V10SchemaVersion, WorkflowId};
-use crate::session_context::v1_0::{AgentReference, Trace};
+use crate::generated::{
+    AgentReferenceKept, ArtifactReferenceKept, CheckedArtifactReferenceKept, ConfidenceScoreKept, SessionId, TraceKept,
+    V10SchemaVersion, WorkflowId,
+};
 use crate::session_context::v1_1::{Payload, WorkflowState};
 use crate::skim::{Capture, Cx};
 use crate::support::True;
@@ -23,15 +26,15 @@ pub struct Facts {
     pub(crate) envelope: bool,
     pub(crate) schema_version: Option<V10SchemaVersion>,
     pub(crate) session_id: Option<SessionId>,
-    pub(crate) source_agent: Option<AgentReference>,
-    pub(crate) target_agent: Option<AgentReference>,
-    pub(crate) trace: Option<Trace>,
+    pub(crate) source_agent: Option<AgentReferenceKept>,
+    pub(crate) target_agent: Option<AgentReferenceKept>,
+    pub(crate) trace: Option<TraceKept>,
     pub(crate) payload_schema_ref: Option<String>,
     pub(crate) workflow_id: Option<WorkflowId>,
     pub(crate) workflow_state: Option<WorkflowState>,
     /// The agent the output was dispatched to (`None`: the generic payload, or no output).
     pub(crate) agent: Option<&'static str>,
-    pub(crate) confidence: Option<ConfidenceScore>,
+    pub(crate) confidence: Option<ConfidenceScoreKept>,
     pub(crate) artifacts: Option<Artifacts>,
     /// Whether `disclaimer_included` is there.
     pub(crate) disclaimer: bool,
@@ -43,9 +46,9 @@ pub struct Facts {
 #[derive(Debug, Clone)]
 pub(crate) enum Artifacts {
     /// The seed's references (`common/types.json`).
-    Plain(Vec<ArtifactReference>),
+    Plain(Vec<ArtifactReferenceKept>),
     /// The path-checked references (`common/artifacts.json`).
-    Checked(Vec<CheckedArtifactReference>),
+    Checked(Vec<CheckedArtifactReferenceKept>),
 }
 
 impl Facts {
@@ -85,7 +88,7 @@ impl Capture for SessionId {
     }
 }
 
-impl Capture for AgentReference {
+impl Capture for AgentReferenceKept {
     fn capture(self, cx: &mut Cx<'_>, name: &'static str) {
         match name {
             "source_agent" => cx.facts.source_agent = Some(self),
@@ -94,7 +97,7 @@ impl Capture for AgentReference {
     }
 }
 
-impl Capture for Option<Trace> {
+impl Capture for Option<TraceKept> {
     fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
         cx.facts.trace = self;
     }
@@ -118,25 +121,25 @@ impl Capture for Option<WorkflowState> {
     }
 }
 
-impl Capture for ConfidenceScore {
+impl Capture for ConfidenceScoreKept {
     fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
         cx.facts.confidence = Some(self);
     }
 }
 
-impl Capture for Option<ConfidenceScore> {
+impl Capture for Option<ConfidenceScoreKept> {
     fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
         cx.facts.confidence = self;
     }
 }
 
-impl Capture for Option<Vec<ArtifactReference>> {
+impl Capture for Option<Vec<ArtifactReferenceKept>> {
     fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
         cx.facts.artifacts = self.map(Artifacts::Plain);
     }
 }
 
-impl Capture for Option<Vec<CheckedArtifactReference>> {
+impl Capture for Option<Vec<CheckedArtifactReferenceKept>> {
     fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
         cx.facts.artifacts = self.map(Artifacts::Checked);
     }

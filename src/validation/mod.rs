@@ -131,7 +131,7 @@ impl Validator {
         }
         facts.envelope = true;
         let mut report = Report { schema: Some(info.name), records: Vec::new() };
-        self.rules(&Subject::Skimmed(Box::new(facts)), &mut report);
+        self.rules(&Subject::Skimmed(facts), &mut report);
         Some(report)
     }
 
@@ -369,7 +369,7 @@ pub enum Subject<'a> {
     TaskGraph(Cow<'a, crate::mission::MissionTaskGraph>),
     /// A v1.1.0 envelope or an agent output the skim judged clean ([`crate::skim`]), as what
     /// the rule layers read of it.
-    Skimmed(Box<Facts>),
+    Skimmed(Facts),
     /// Any other contract: only the schema layer applies.
     Other,
 }
@@ -386,7 +386,7 @@ impl<'a> Subject<'a> {
                 }
                 let mut facts = cx.facts;
                 facts.envelope = true;
-                Some(Self::Skimmed(Box::new(facts)))
+                Some(Self::Skimmed(facts))
             }
             "session_context/v1.0.0.json" | "mission/mission_task_graph.json" => Subject::read(info, bytes),
             _ => {
@@ -397,7 +397,7 @@ impl<'a> Subject<'a> {
                 if !crate::skim::document::<v1_1::Payload>(bytes, &mut cx) || cx.facts.agent != Some(agent) {
                     return None;
                 }
-                Some(Self::Skimmed(Box::new(cx.facts)))
+                Some(Self::Skimmed(cx.facts))
             }
         }
     }

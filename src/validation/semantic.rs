@@ -105,6 +105,12 @@ impl<'a> From<&'a AgentReference> for Agent<'a> {
     }
 }
 
+impl<'a> From<&'a crate::generated::AgentReferenceKept> for Agent<'a> {
+    fn from(agent: &'a crate::generated::AgentReferenceKept) -> Self {
+        Self { id: agent.id.as_str(), family: agent.family }
+    }
+}
+
 /// What the rules read of a confidence score, typed or skimmed.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Confidence<'a> {
@@ -210,7 +216,10 @@ impl<'a> Output<'a> {
                 each_output!(payload, o => Option::<&ConfidenceScore>::from(&o.confidence).map(typed), g => Some(typed(&g.confidence)))
             }
             Kind::Generic(generic) => Some(typed(&generic.confidence)),
-            Kind::Light(facts) => facts.confidence.as_ref().map(typed),
+            Kind::Light(facts) => facts
+                .confidence
+                .as_ref()
+                .map(|kept| Confidence { overall: &kept.overall, reasoning: kept.reasoning.as_deref() }),
         }
     }
 
@@ -233,6 +242,22 @@ impl<'a> Output<'a> {
                     .iter()
                     .map(|a| ArtifactRef { path: &a.path, checksum: a.checksum.as_ref().map(|c| c.as_str()) })
                     .collect(),
+            }),
+        }
+    }
+
+    /// How many artifact references the output lists, `None` when `artifacts` is absent.
+    pub(super) fn artifact_count(&self) -> Option<usize> {
+        match self.kind {
+            Kind::Agent(payload) => each_output!(
+                payload,
+                o => o.artifacts.as_ref().map(Vec::len),
+                g => g.artifacts.as_ref().map(Vec::len)
+            ),
+            Kind::Generic(generic) => generic.artifacts.as_ref().map(Vec::len),
+            Kind::Light(facts) => facts.artifacts.as_ref().map(|artifacts| match artifacts {
+                Artifacts::Plain(list) => list.len(),
+                Artifacts::Checked(list) => list.len(),
             }),
         }
     }
@@ -559,8 +584,12 @@ fn workflow(members: &V11Members<'_>, report: &mut Report) {
 /// SEM-009: an agent's `family` is the prefix of its `id` (`nse-risk` → `nse`).
 fn agents(source: Agent<'_>, target: Agent<'_>, report: &mut Report) {
     for (name, agent) in [("source_agent", source), ("target_agent", target)] {
-        let prefix = agent.id.split('-').next().unwrap_or_default();
-        let family = agent.family.to_string();
+        let prefix = agent.id.split_once('-').map_or(agent.id, |(prefix, _)| prefix);
+        let family = match agent.family {
+            v1_0::AgentFamily::Ps => "ps",
+            v1_0::AgentFamily::Nse => "nse",
+            v1_0::AgentFamily::Orch => "orch",
+        };
         if prefix != family {
             report.push(with_values(
                 record(
@@ -616,7 +645,7 @@ fn payload_agent_matches(payload_agent: Option<&str>, source: Agent<'_>, report:
 /// payload must not be referred to an agent's output schema (any other schema it may name is not
 /// judged: the registry has no entry for the generic payload definition on its own).
 fn payload_kind(reference: &str, actual: Option<&'static str>, report: &mut Report) {
-    let document = reference.split('#').next().unwrap_or_default();
+    let document = reference.split_once('#').map_or(reference, |(document, _)| document);
     let problem = match crate::registry::lookup(document) {
         None => Some(format!("{reference:?} names no schema of the registry")),
         Some(info) => match (info.agent_id.as_deref(), actual) {

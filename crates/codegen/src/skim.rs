@@ -11,7 +11,7 @@
 //! read whole and handed to the skim's context, so the rules can run on a skimmed document.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Fields, Item, Meta, Token, Type};
 
@@ -33,6 +33,16 @@ const CAPTURES: &[(&str, &[&str])] = &[(
         "workflow_state",
     ],
 )];
+
+/// The types the rules read a few fields of, and those fields: a captured member of one of these
+/// types is skimmed, and only these fields read whole (into a generated `<Type>Kept`).
+const KEEPS: &[(&str, &[&str])] = &[
+    ("AgentReference", &["id", "family"]),
+    ("Trace", &["depth", "span_id"]),
+    ("ConfidenceScore", &["overall", "reasoning"]),
+    ("ArtifactReference", &["path", "checksum"]),
+    ("CheckedArtifactReference", &["path", "checksum"]),
+];
 
 /// What every agent output hands to the context.
 const OUTPUT_CAPTURES: &[&str] = &["confidence", "artifacts", "disclaimer_included"];
@@ -135,7 +145,12 @@ fn structure(item: &syn::ItemStruct, plan: &Plan) -> Result<TokenStream, String>
 
 fn named(ident: &syn::Ident, fields: &syn::FieldsNamed, captures: &[&str]) -> Result<TokenStream, String> {
     let expecting = format!("an object ({ident})");
+    let kept: &[&str] = KEEPS.iter().find(|(name, _)| ident == name).map_or(&[], |(_, fields)| *fields);
     let mut arms = Vec::new();
+    let mut keep_arms = Vec::new();
+    let mut slots = Vec::new();
+    let mut view_fields = Vec::new();
+    let mut view_inits = Vec::new();
     let mut required = Vec::new();
     let mut index = 0usize;
     for field in &fields.named {
@@ -146,75 +161,165 @@ fn named(ident: &syn::Ident, fields: &syn::FieldsNamed, captures: &[&str]) -> Re
         }
         let json = serde.rename.clone().unwrap_or_else(|| name.to_string().trim_start_matches("r#").to_owned());
         let rules = garde_rules(&field.attrs)?;
-        let read = if captures.contains(&json.as_str()) {
-            // Read whole (checked as the typed read and `garde` check it) and handed to the
-            // context for the rules.
-            let whole = whole(&field.ty, &field.attrs, &serde);
-            quote! {{
-                let __v = #whole;
-                ::jerry_contracts::skim::Capture::capture(__v, &mut *__cx, #json);
-            }}
-        } else {
-            match field_seed(&field.ty, &rules, &serde)? {
-                Some(seed) => quote!(::serde::de::MapAccess::next_value_seed(&mut __map, #seed)?;),
-                None => {
-                    let whole = whole(&field.ty, &field.attrs, &serde);
-                    quote!({ let _ = #whole; })
-                }
+        let skimmed = match field_seed(&field.ty, &rules, &serde)? {
+            Some(seed) => quote!(::serde::de::MapAccess::next_value_seed(&mut __map, #seed)?;),
+            None => {
+                let whole = whole(&field.ty, &field.attrs, &serde);
+                quote!({ let _ = #whole; })
             }
         };
+        let read =
+            if captures.contains(&json.as_str()) { capture(field, &serde, &rules, &json) } else { skimmed.clone() };
         let at = index;
-        arms.push(quote! {
-            #json => {
-                if __seen[#at] {
-                    return ::std::result::Result::Err(::jerry_contracts::skim::fail());
-                }
-                __seen[#at] = true;
-                #read
+        let duplicate = quote! {
+            if __seen[#at] {
+                return ::std::result::Result::Err(::jerry_contracts::skim::fail());
             }
-        });
+            __seen[#at] = true;
+        };
+        arms.push(quote!(#json => { #duplicate #read }));
+        if kept.contains(&json.as_str()) {
+            // Read whole for the view (checked as the typed read and `garde` check it).
+            let slot = format_ident!("__k{at}");
+            let ty = &field.ty;
+            let whole = whole(ty, &field.attrs, &serde);
+            slots.push(quote!(let mut #slot: ::std::option::Option<#ty> = ::std::option::Option::None;));
+            keep_arms.push(quote!(#json => { #duplicate #slot = ::std::option::Option::Some(#whole); }));
+            view_fields.push(quote!(#[doc = #json] pub #name: #ty,));
+            view_inits.push(if serde.default {
+                quote!(#name: #slot.unwrap_or_default(),)
+            } else {
+                quote!(#name: #slot.ok_or_else(::jerry_contracts::skim::fail)?,)
+            });
+        } else {
+            keep_arms.push(quote!(#json => { #duplicate #skimmed }));
+        }
         if !serde.default {
             required.push(at);
         }
         index += 1;
     }
     let count = index;
-    Ok(quote! {
+    let skim = visitor(ident, &expecting, count, &required, &arms, &[], quote!(()), quote!(()));
+    let mut tokens = quote! {
         impl ::jerry_contracts::skim::Skim for #ident {
             fn skim<'de, __D: ::serde::Deserializer<'de>>(
                 __d: __D,
                 __cx: &mut ::jerry_contracts::skim::Cx<'de>,
             ) -> ::std::result::Result<(), __D::Error> {
-                struct __Visitor<'c, 'de>(&'c mut ::jerry_contracts::skim::Cx<'de>);
-                impl<'de> ::serde::de::Visitor<'de> for __Visitor<'_, 'de> {
-                    type Value = ();
-                    fn expecting(&self, __f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        __f.write_str(#expecting)
-                    }
-                    #[allow(unused_mut)]
-                    fn visit_map<__A: ::serde::de::MapAccess<'de>>(self, mut __map: __A) -> ::std::result::Result<(), __A::Error> {
-                        let __cx = self.0;
-                        let _ = &__cx;
-                        let mut __seen = [false; #count];
-                        let mut __unknown = ::jerry_contracts::skim::Unknown::default();
-                        while let ::std::option::Option::Some(__key) =
-                            ::serde::de::MapAccess::next_key::<::jerry_contracts::read::Key<'de>>(&mut __map)?
-                        {
-                            match __key.0.as_ref() {
-                                #(#arms)*
-                                _ => __unknown.skip(&mut __map, __key)?,
-                            }
-                        }
-                        if #(!__seen[#required] ||)* false {
-                            return ::std::result::Result::Err(::jerry_contracts::skim::fail());
-                        }
-                        ::std::result::Result::Ok(())
-                    }
-                }
-                ::serde::Deserializer::deserialize_map(__d, __Visitor(__cx))
+                #skim
             }
         }
-    })
+    };
+    if !kept.is_empty() {
+        if view_fields.len() != kept.len() {
+            return Err(format!("the rules keep fields {kept:?}, which it does not have all of"));
+        }
+        let view = format_ident!("{ident}Kept");
+        let doc = format!(" What the rule layers read of a skimmed `{ident}`.");
+        let value = quote!(#view { #(#view_inits)* });
+        let keep = visitor(ident, &expecting, count, &required, &keep_arms, &slots, quote!(#view), value);
+        tokens.extend(quote! {
+            #[doc = #doc]
+            #[doc(hidden)]
+            #[derive(Clone, Debug)]
+            pub struct #view { #(#view_fields)* }
+            impl ::jerry_contracts::skim::Keep for #ident {
+                type View = #view;
+                fn keep<'de, __D: ::serde::Deserializer<'de>>(
+                    __d: __D,
+                    __cx: &mut ::jerry_contracts::skim::Cx<'de>,
+                ) -> ::std::result::Result<#view, __D::Error> {
+                    #keep
+                }
+            }
+        });
+    }
+    Ok(tokens)
+}
+
+/// The body of a skim (or keep) of an object: one pass over its members with these arms.
+#[allow(clippy::too_many_arguments)]
+fn visitor(
+    ident: &syn::Ident,
+    expecting: &str,
+    count: usize,
+    required: &[usize],
+    arms: &[TokenStream],
+    slots: &[TokenStream],
+    value_type: TokenStream,
+    value: TokenStream,
+) -> TokenStream {
+    let _ = ident;
+    quote! {
+        struct __Visitor<'c, 'de>(&'c mut ::jerry_contracts::skim::Cx<'de>);
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor<'_, 'de> {
+            type Value = #value_type;
+            fn expecting(&self, __f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                __f.write_str(#expecting)
+            }
+            #[allow(unused_mut)]
+            fn visit_map<__A: ::serde::de::MapAccess<'de>>(self, mut __map: __A) -> ::std::result::Result<#value_type, __A::Error> {
+                let __cx = self.0;
+                let _ = &__cx;
+                let mut __seen = [false; #count];
+                let mut __unknown = ::jerry_contracts::skim::Unknown::default();
+                #(#slots)*
+                while let ::std::option::Option::Some(__key) =
+                    ::serde::de::MapAccess::next_key::<::jerry_contracts::read::Key<'de>>(&mut __map)?
+                {
+                    match __key.0.as_ref() {
+                        #(#arms)*
+                        _ => __unknown.skip(&mut __map, __key)?,
+                    }
+                }
+                if #(!__seen[#required] ||)* false {
+                    return ::std::result::Result::Err(::jerry_contracts::skim::fail());
+                }
+                ::std::result::Result::Ok(#value)
+            }
+        }
+        ::serde::Deserializer::deserialize_map(__d, __Visitor(__cx))
+    }
+}
+
+/// A member the rule layers read: a type of [`KEEPS`] (or a list of one) is skimmed and only its
+/// kept fields read; anything else is read whole. Either way the context gets it by name.
+fn capture(field: &syn::Field, serde: &FieldSerde, rules: &[Rule], json: &str) -> TokenStream {
+    let with = serde.deserialize_with.as_ref().map(|p| quote!(#p).to_string().replace(' ', ""));
+    let (inner, optional) = match with.as_deref() {
+        Some("present") => (option_inner(&field.ty).cloned(), true),
+        None if option_inner(&field.ty).is_none() => (Some(field.ty.clone()), false),
+        _ => (None, false),
+    };
+    let kept = |ty: &Type| KEEPS.iter().any(|(name, _)| matches!(ty, Type::Path(p) if p.path.is_ident(name)));
+    let only_dive = rules.iter().all(|r| matches!(r, Rule::Dive));
+    let seed = inner.filter(|_| only_dive).and_then(|ty| {
+        if kept(&ty) {
+            Some(quote!(::jerry_contracts::skim::KeepSeed::<#ty>::new(&mut *__cx)))
+        } else {
+            generic_argument(&ty, "Vec")
+                .filter(kept)
+                .map(|item| quote!(::jerry_contracts::skim::KeepItems::<#item>::new(&mut *__cx)))
+        }
+    });
+    match seed {
+        Some(seed) => {
+            let wrap = if optional { quote!(::std::option::Option::Some(__v)) } else { quote!(__v) };
+            quote! {{
+                let __v = ::serde::de::MapAccess::next_value_seed(&mut __map, #seed)?;
+                ::jerry_contracts::skim::Capture::capture(#wrap, &mut *__cx, #json);
+            }}
+        }
+        None => {
+            // Read whole (checked as the typed read and `garde` check it).
+            let whole = whole(&field.ty, &field.attrs, serde);
+            quote! {{
+                let __v = #whole;
+                ::jerry_contracts::skim::Capture::capture(__v, &mut *__cx, #json);
+            }}
+        }
+    }
 }
 
 /// Reads the field whole, as the typed read does (its `deserialize_with` included), and checks
