@@ -38,9 +38,7 @@ pub fn fail<E: de::Error>() -> E {
 /// What a skim collects for the rule layers, and the state it needs on the way.
 #[derive(Debug, Default)]
 pub struct Cx<'de> {
-    pub(crate) facts: crate::validation::Facts,
-    /// Ties the context to the input, for what a skim may one day keep borrowed.
-    input: PhantomData<&'de str>,
+    pub(crate) facts: crate::validation::Facts<'de>,
 }
 
 impl Cx<'_> {
@@ -211,6 +209,36 @@ impl<'de> Visitor<'de> for Text {
     }
 }
 
+/// A string kept for the rules: checked as [`Text`] checks it, and handed back borrowed from the
+/// input unless it holds escapes.
+pub struct TextKeep(pub Text);
+
+impl<'de> DeserializeSeed<'de> for TextKeep {
+    type Value = Cow<'de, str>;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Cow<'de, str>, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TextKeep {
+    type Value = Cow<'de, str>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Cow<'de, str>, E> {
+        if self.0.accepts(v) { Ok(Cow::Borrowed(v)) } else { Err(fail()) }
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Cow<'de, str>, E> {
+        if self.0.accepts(v) { Ok(Cow::Owned(v.to_owned())) } else { Err(fail()) }
+    }
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Cow<'de, str>, E> {
+        match std::str::from_utf8(v) {
+            Ok(text) => self.visit_str(text),
+            Err(_) => Err(fail()),
+        }
+    }
+}
+
 /// A number field's rules: `garde`'s `range`. (Its `finite` rule needs no check here: a number
 /// read from JSON text is always finite, `Number<f64>` refuses `1e999`.)
 pub struct Range<T> {
@@ -339,10 +367,10 @@ where
 /// A skim that also reads the few fields the rule layers look at: the generator implements it
 /// for the types listed in `crates/codegen/src/skim.rs` (`KEEPS`), with a `<Type>Kept` view.
 pub trait Keep: Skim {
-    /// The fields kept.
-    type View;
+    /// The fields kept (strings borrowed from the input where they have no escapes).
+    type View<'de>;
     /// Skims one value, as [`Skim::skim`] does, and returns its kept fields.
-    fn keep<'de, D: Deserializer<'de>>(deserializer: D, cx: &mut Cx<'de>) -> Result<Self::View, D::Error>;
+    fn keep<'de, D: Deserializer<'de>>(deserializer: D, cx: &mut Cx<'de>) -> Result<Self::View<'de>, D::Error>;
 }
 
 /// A [`DeserializeSeed`] that keeps a `T` ([`Keep`]).
@@ -356,8 +384,8 @@ impl<'c, 'de, T> KeepSeed<'c, 'de, T> {
 }
 
 impl<'de, T: Keep> DeserializeSeed<'de> for KeepSeed<'_, 'de, T> {
-    type Value = T::View;
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T::View, D::Error> {
+    type Value = T::View<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T::View<'de>, D::Error> {
         T::keep(deserializer, self.0)
     }
 }
@@ -373,18 +401,18 @@ impl<'c, 'de, T> KeepItems<'c, 'de, T> {
 }
 
 impl<'de, T: Keep> DeserializeSeed<'de> for KeepItems<'_, 'de, T> {
-    type Value = Vec<T::View>;
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Vec<T::View>, D::Error> {
+    type Value = Vec<T::View<'de>>;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Vec<T::View<'de>>, D::Error> {
         deserializer.deserialize_seq(self)
     }
 }
 
 impl<'de, T: Keep> Visitor<'de> for KeepItems<'_, 'de, T> {
-    type Value = Vec<T::View>;
+    type Value = Vec<T::View<'de>>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an array")
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T::View>, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T::View<'de>>, A::Error> {
         let mut views = Vec::new();
         while let Some(view) = seq.next_element_seed(KeepSeed::<T>::new(self.0))? {
             views.push(view);
@@ -395,9 +423,9 @@ impl<'de, T: Keep> Visitor<'de> for KeepItems<'_, 'de, T> {
 
 /// A member the rule layers read, read whole: the generator hands each captured member (see
 /// `crates/codegen/src/skim.rs`) to the context under its name.
-pub trait Capture {
+pub trait Capture<'de> {
     /// Keeps `self`, the value of member `name`, in `cx`.
-    fn capture(self, cx: &mut Cx<'_>, name: &'static str);
+    fn capture(self, cx: &mut Cx<'de>, name: &'static str);
 }
 
 /// The members of a payload up to its `agent_id`, for the skim's dispatch: the same reading as

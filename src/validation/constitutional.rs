@@ -33,7 +33,7 @@ pub(crate) fn check(subject: &Subject, _options: &Options, report: &mut Report) 
         Subject::Envelope11(envelope) => {
             nesting(envelope.trace.as_ref().map(|t| (&t.depth, t.span_id.as_str())), report)
         }
-        Subject::Skimmed(facts) => nesting(facts.trace.as_ref().map(|t| (&t.depth, t.span_id.as_str())), report),
+        Subject::Skimmed(facts) => nesting(facts.trace.as_ref().map(|t| (&t.depth, &*t.span_id)), report),
         Subject::Agent(_) | Subject::TaskGraph(_) | Subject::Other => {}
     }
     let Some(output) = output(subject) else { return };

@@ -8,11 +8,11 @@
 //! a [`Payload`].
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::generated::{
-    AgentReferenceKept, ArtifactReferenceKept, CheckedArtifactReferenceKept, ConfidenceScoreKept, SessionId, TraceKept,
-    V10SchemaVersion, WorkflowId,
+    AgentReferenceKept, ArtifactReferenceKept, CheckedArtifactReferenceKept, ConfidenceScoreKept, TraceKept,
 };
 use crate::session_context::v1_1::{Payload, WorkflowState};
 use crate::skim::{Capture, Cx};
@@ -21,21 +21,21 @@ use crate::support::True;
 /// The members a skim keeps for the rule layers (see the module docs).
 #[doc(hidden)]
 #[derive(Debug, Clone, Default)]
-pub struct Facts {
+pub struct Facts<'de> {
     /// Whether the document is an envelope (its output sits at `/payload`), not an output.
     pub(crate) envelope: bool,
-    pub(crate) schema_version: Option<V10SchemaVersion>,
-    pub(crate) session_id: Option<SessionId>,
-    pub(crate) source_agent: Option<AgentReferenceKept>,
-    pub(crate) target_agent: Option<AgentReferenceKept>,
-    pub(crate) trace: Option<TraceKept>,
-    pub(crate) payload_schema_ref: Option<String>,
-    pub(crate) workflow_id: Option<WorkflowId>,
+    pub(crate) schema_version: Option<Cow<'de, str>>,
+    pub(crate) session_id: Option<Cow<'de, str>>,
+    pub(crate) source_agent: Option<AgentReferenceKept<'de>>,
+    pub(crate) target_agent: Option<AgentReferenceKept<'de>>,
+    pub(crate) trace: Option<TraceKept<'de>>,
+    pub(crate) payload_schema_ref: Option<Cow<'de, str>>,
+    pub(crate) workflow_id: Option<Cow<'de, str>>,
     pub(crate) workflow_state: Option<WorkflowState>,
     /// The agent the output was dispatched to (`None`: the generic payload, or no output).
     pub(crate) agent: Option<&'static str>,
-    pub(crate) confidence: Option<ConfidenceScoreKept>,
-    pub(crate) artifacts: Option<Artifacts>,
+    pub(crate) confidence: Option<ConfidenceScoreKept<'de>>,
+    pub(crate) artifacts: Option<Artifacts<'de>>,
     /// Whether `disclaimer_included` is there.
     pub(crate) disclaimer: bool,
     /// An output read whole: a [`Payload`].
@@ -44,14 +44,14 @@ pub struct Facts {
 
 /// An output's artifact references, of either kind.
 #[derive(Debug, Clone)]
-pub(crate) enum Artifacts {
+pub(crate) enum Artifacts<'de> {
     /// The seed's references (`common/types.json`).
-    Plain(Vec<ArtifactReferenceKept>),
+    Plain(Vec<ArtifactReferenceKept<'de>>),
     /// The path-checked references (`common/artifacts.json`).
-    Checked(Vec<CheckedArtifactReferenceKept>),
+    Checked(Vec<CheckedArtifactReferenceKept<'de>>),
 }
 
-impl Facts {
+impl Facts<'_> {
     /// Whether the output of `agent` is read whole rather than skimmed: the generic payload
     /// (its rules read undeclared members and `key_findings`) and the agents with rules of their
     /// own (seed 000 §6.1: findings of a review, test counts, risk scores, verification counts,
@@ -76,20 +76,26 @@ impl Facts {
     }
 }
 
-impl Capture for V10SchemaVersion {
-    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
-        cx.facts.schema_version = Some(self);
+impl<'de> Capture<'de> for Cow<'de, str> {
+    fn capture(self, cx: &mut Cx<'de>, name: &'static str) {
+        match name {
+            "schema_version" => cx.facts.schema_version = Some(self),
+            _ => cx.facts.session_id = Some(self),
+        }
     }
 }
 
-impl Capture for SessionId {
-    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
-        cx.facts.session_id = Some(self);
+impl<'de> Capture<'de> for Option<Cow<'de, str>> {
+    fn capture(self, cx: &mut Cx<'de>, name: &'static str) {
+        match name {
+            "payload_schema_ref" => cx.facts.payload_schema_ref = self,
+            _ => cx.facts.workflow_id = self,
+        }
     }
 }
 
-impl Capture for AgentReferenceKept {
-    fn capture(self, cx: &mut Cx<'_>, name: &'static str) {
+impl<'de> Capture<'de> for AgentReferenceKept<'de> {
+    fn capture(self, cx: &mut Cx<'de>, name: &'static str) {
         match name {
             "source_agent" => cx.facts.source_agent = Some(self),
             _ => cx.facts.target_agent = Some(self),
@@ -97,56 +103,44 @@ impl Capture for AgentReferenceKept {
     }
 }
 
-impl Capture for Option<TraceKept> {
-    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
+impl<'de> Capture<'de> for Option<TraceKept<'de>> {
+    fn capture(self, cx: &mut Cx<'de>, _name: &'static str) {
         cx.facts.trace = self;
     }
 }
 
-impl Capture for Option<String> {
-    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
-        cx.facts.payload_schema_ref = self;
-    }
-}
-
-impl Capture for Option<WorkflowId> {
-    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
-        cx.facts.workflow_id = self;
-    }
-}
-
-impl Capture for Option<WorkflowState> {
-    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
+impl<'de> Capture<'de> for Option<WorkflowState> {
+    fn capture(self, cx: &mut Cx<'de>, _name: &'static str) {
         cx.facts.workflow_state = self;
     }
 }
 
-impl Capture for ConfidenceScoreKept {
-    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
+impl<'de> Capture<'de> for ConfidenceScoreKept<'de> {
+    fn capture(self, cx: &mut Cx<'de>, _name: &'static str) {
         cx.facts.confidence = Some(self);
     }
 }
 
-impl Capture for Option<ConfidenceScoreKept> {
-    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
+impl<'de> Capture<'de> for Option<ConfidenceScoreKept<'de>> {
+    fn capture(self, cx: &mut Cx<'de>, _name: &'static str) {
         cx.facts.confidence = self;
     }
 }
 
-impl Capture for Option<Vec<ArtifactReferenceKept>> {
-    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
+impl<'de> Capture<'de> for Option<Vec<ArtifactReferenceKept<'de>>> {
+    fn capture(self, cx: &mut Cx<'de>, _name: &'static str) {
         cx.facts.artifacts = self.map(Artifacts::Plain);
     }
 }
 
-impl Capture for Option<Vec<CheckedArtifactReferenceKept>> {
-    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
+impl<'de> Capture<'de> for Option<Vec<CheckedArtifactReferenceKept<'de>>> {
+    fn capture(self, cx: &mut Cx<'de>, _name: &'static str) {
         cx.facts.artifacts = self.map(Artifacts::Checked);
     }
 }
 
-impl Capture for Option<True> {
-    fn capture(self, cx: &mut Cx<'_>, _name: &'static str) {
+impl<'de> Capture<'de> for Option<True> {
+    fn capture(self, cx: &mut Cx<'de>, _name: &'static str) {
         cx.facts.disclaimer = self.is_some();
     }
 }

@@ -369,7 +369,7 @@ pub enum Subject<'a> {
     TaskGraph(Cow<'a, crate::mission::MissionTaskGraph>),
     /// A v1.1.0 envelope or an agent output the skim judged clean ([`crate::skim`]), as what
     /// the rule layers read of it.
-    Skimmed(Facts),
+    Skimmed(Facts<'a>),
     /// Any other contract: only the schema layer applies.
     Other,
 }

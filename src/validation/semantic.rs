@@ -50,7 +50,7 @@ pub(crate) fn check(subject: &Subject, options: &Options, report: &mut Report) {
                     &V11Members {
                         payload_schema_ref: facts.payload_schema_ref.as_deref(),
                         payload_agent: facts.agent,
-                        workflow_id: facts.workflow_id.as_ref().map(|id| id.as_str()),
+                        workflow_id: facts.workflow_id.as_deref(),
                         workflow_state: facts.workflow_state.as_ref(),
                         source,
                         target,
@@ -89,7 +89,7 @@ pub(super) enum Kind<'a> {
     Generic(&'a v1_0::Payload),
     /// A skimmed agent output: what the rules read of it (never an agent whose output
     /// [`Facts::read_whole`] reads whole).
-    Light(&'a Facts),
+    Light(&'a Facts<'a>),
 }
 
 /// What the rules read of an agent reference, typed or skimmed.
@@ -105,9 +105,9 @@ impl<'a> From<&'a AgentReference> for Agent<'a> {
     }
 }
 
-impl<'a> From<&'a crate::generated::AgentReferenceKept> for Agent<'a> {
-    fn from(agent: &'a crate::generated::AgentReferenceKept) -> Self {
-        Self { id: agent.id.as_str(), family: agent.family }
+impl<'a> From<&'a crate::generated::AgentReferenceKept<'_>> for Agent<'a> {
+    fn from(agent: &'a crate::generated::AgentReferenceKept<'_>) -> Self {
+        Self { id: &agent.id, family: agent.family }
     }
 }
 
@@ -238,10 +238,9 @@ impl<'a> Output<'a> {
                 Artifacts::Plain(list) => {
                     list.iter().map(|a| ArtifactRef { path: &a.path, checksum: a.checksum.as_deref() }).collect()
                 }
-                Artifacts::Checked(list) => list
-                    .iter()
-                    .map(|a| ArtifactRef { path: &a.path, checksum: a.checksum.as_ref().map(|c| c.as_str()) })
-                    .collect(),
+                Artifacts::Checked(list) => {
+                    list.iter().map(|a| ArtifactRef { path: &a.path, checksum: a.checksum.as_deref() }).collect()
+                }
             }),
         }
     }

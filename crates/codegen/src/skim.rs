@@ -60,9 +60,10 @@ enum Rule {
 pub fn impls(file: &syn::File, plan: &Plan) -> Result<Vec<TokenStream>, Vec<Problem>> {
     let mut out = Vec::new();
     let mut problems = Vec::new();
+    let texts = texts(file);
     for item in &file.items {
         let (ident, result) = match item {
-            Item::Struct(item) => (&item.ident, structure(item, plan)),
+            Item::Struct(item) => (&item.ident, structure(item, plan, &texts)),
             Item::Enum(item) => (&item.ident, Ok(by_reading(&item.ident))),
             _ => continue,
         };
@@ -77,6 +78,38 @@ pub fn impls(file: &syn::File, plan: &Plan) -> Result<Vec<TokenStream>, Vec<Prob
         }
     }
     if problems.is_empty() { Ok(out) } else { Err(problems) }
+}
+
+/// The string newtypes (`SessionId`, `AgentId`, …) and the `Text` rules of each: a kept or
+/// captured member of one is taken as text where it lies in the input.
+type Texts = std::collections::HashMap<String, TokenStream>;
+
+fn texts(file: &syn::File) -> Texts {
+    let mut texts = Texts::new();
+    for item in &file.items {
+        let Item::Struct(item) = item else { continue };
+        let Fields::Unnamed(fields) = &item.fields else { continue };
+        let Some(field) = fields.unnamed.first().filter(|_| fields.unnamed.len() == 1) else { continue };
+        let transparent = item.attrs.iter().any(|a| {
+            a.path().is_ident("serde") && matches!(&a.meta, Meta::List(l) if l.tokens.to_string() == "transparent")
+        });
+        let Ok(rules) = garde_rules(&field.attrs) else { continue };
+        if transparent && let Some(seed) = text_rules(&field.ty, &rules, &Texts::new()) {
+            texts.insert(item.ident.to_string(), seed);
+        }
+    }
+    texts
+}
+
+/// The `Text` rules of a value of type `ty` under these field rules, when it is a string or a
+/// string newtype.
+fn text_rules(ty: &Type, rules: &[Rule], texts: &Texts) -> Option<TokenStream> {
+    if quote!(#ty).to_string().replace(' ', "") == "::std::string::String" {
+        return value_seed(ty, rules);
+    }
+    let Type::Path(p) = ty else { return None };
+    let ident = p.path.get_ident()?;
+    texts.get(&ident.to_string()).filter(|_| rules.iter().all(|r| matches!(r, Rule::Dive))).cloned()
 }
 
 /// A skim that is the typed read itself (typify's enums: unit variants read from a borrowed
@@ -94,7 +127,7 @@ fn by_reading(ident: &syn::Ident) -> TokenStream {
     }
 }
 
-fn structure(item: &syn::ItemStruct, plan: &Plan) -> Result<TokenStream, String> {
+fn structure(item: &syn::ItemStruct, plan: &Plan, texts: &Texts) -> Result<TokenStream, String> {
     let ident = &item.ident;
     match &item.fields {
         Fields::Named(fields) => {
@@ -108,7 +141,7 @@ fn structure(item: &syn::ItemStruct, plan: &Plan) -> Result<TokenStream, String>
                     .unwrap_or(&[]),
                 _ => &[],
             };
-            named(ident, fields, captures)
+            named(ident, fields, captures, texts)
         }
         Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
             let Some(field) = fields.unnamed.first() else { return Err("an empty newtype".into()) };
@@ -143,7 +176,12 @@ fn structure(item: &syn::ItemStruct, plan: &Plan) -> Result<TokenStream, String>
     }
 }
 
-fn named(ident: &syn::Ident, fields: &syn::FieldsNamed, captures: &[&str]) -> Result<TokenStream, String> {
+fn named(
+    ident: &syn::Ident,
+    fields: &syn::FieldsNamed,
+    captures: &[&str],
+    texts: &Texts,
+) -> Result<TokenStream, String> {
     let expecting = format!("an object ({ident})");
     let kept: &[&str] = KEEPS.iter().find(|(name, _)| ident == name).map_or(&[], |(_, fields)| *fields);
     let mut arms = Vec::new();
@@ -168,8 +206,11 @@ fn named(ident: &syn::Ident, fields: &syn::FieldsNamed, captures: &[&str]) -> Re
                 quote!({ let _ = #whole; })
             }
         };
-        let read =
-            if captures.contains(&json.as_str()) { capture(field, &serde, &rules, &json) } else { skimmed.clone() };
+        let read = if captures.contains(&json.as_str()) {
+            capture(field, &serde, &rules, &json, texts)
+        } else {
+            skimmed.clone()
+        };
         let at = index;
         let duplicate = quote! {
             if __seen[#at] {
@@ -179,13 +220,37 @@ fn named(ident: &syn::Ident, fields: &syn::FieldsNamed, captures: &[&str]) -> Re
         };
         arms.push(quote!(#json => { #duplicate #read }));
         if kept.contains(&json.as_str()) {
-            // Read whole for the view (checked as the typed read and `garde` check it).
             let slot = format_ident!("__k{at}");
-            let ty = &field.ty;
-            let whole = whole(ty, &field.attrs, &serde);
-            slots.push(quote!(let mut #slot: ::std::option::Option<#ty> = ::std::option::Option::None;));
-            keep_arms.push(quote!(#json => { #duplicate #slot = ::std::option::Option::Some(#whole); }));
-            view_fields.push(quote!(#[doc = #json] pub #name: #ty,));
+            let doc = format!(" `{json}`");
+            let (inner, optional) = value_type(&field.ty, &serde);
+            match inner.and_then(|inner| text_rules(&inner, &rules, texts)) {
+                Some(text) => {
+                    // Taken as text where it lies in the input (borrowed unless it has escapes).
+                    let ty = if optional {
+                        quote!(::std::option::Option<::std::borrow::Cow<'de, str>>)
+                    } else {
+                        quote!(::std::borrow::Cow<'de, str>)
+                    };
+                    let value = if optional { quote!(::std::option::Option::Some(__v)) } else { quote!(__v) };
+                    slots.push(quote!(let mut #slot: ::std::option::Option<#ty> = ::std::option::Option::None;));
+                    keep_arms.push(quote! {
+                        #json => {
+                            #duplicate
+                            let __v = ::serde::de::MapAccess::next_value_seed(&mut __map, ::jerry_contracts::skim::TextKeep(#text))?;
+                            #slot = ::std::option::Option::Some(#value);
+                        }
+                    });
+                    view_fields.push(quote!(#[doc = #doc] pub #name: #ty,));
+                }
+                None => {
+                    // Read whole (checked as the typed read and `garde` check it).
+                    let ty = &field.ty;
+                    let whole = whole(ty, &field.attrs, &serde);
+                    slots.push(quote!(let mut #slot: ::std::option::Option<#ty> = ::std::option::Option::None;));
+                    keep_arms.push(quote!(#json => { #duplicate #slot = ::std::option::Option::Some(#whole); }));
+                    view_fields.push(quote!(#[doc = #doc] pub #name: #ty,));
+                }
+            }
             view_inits.push(if serde.default {
                 quote!(#name: #slot.unwrap_or_default(),)
             } else {
@@ -217,19 +282,23 @@ fn named(ident: &syn::Ident, fields: &syn::FieldsNamed, captures: &[&str]) -> Re
         }
         let view = format_ident!("{ident}Kept");
         let doc = format!(" What the rule layers read of a skimmed `{ident}`.");
-        let value = quote!(#view { #(#view_inits)* });
-        let keep = visitor(ident, &expecting, count, &required, &keep_arms, &slots, quote!(#view), value);
+        let value = quote!(#view { #(#view_inits)* _input: ::std::marker::PhantomData });
+        let keep = visitor(ident, &expecting, count, &required, &keep_arms, &slots, quote!(#view<'de>), value);
         tokens.extend(quote! {
             #[doc = #doc]
             #[doc(hidden)]
             #[derive(Clone, Debug)]
-            pub struct #view { #(#view_fields)* }
+            pub struct #view<'de> {
+                #(#view_fields)*
+                /// The input the view borrows from.
+                pub _input: ::std::marker::PhantomData<&'de str>,
+            }
             impl ::jerry_contracts::skim::Keep for #ident {
-                type View = #view;
+                type View<'de> = #view<'de>;
                 fn keep<'de, __D: ::serde::Deserializer<'de>>(
                     __d: __D,
                     __cx: &mut ::jerry_contracts::skim::Cx<'de>,
-                ) -> ::std::result::Result<#view, __D::Error> {
+                ) -> ::std::result::Result<#view<'de>, __D::Error> {
                     #keep
                 }
             }
@@ -285,17 +354,15 @@ fn visitor(
 
 /// A member the rule layers read: a type of [`KEEPS`] (or a list of one) is skimmed and only its
 /// kept fields read; anything else is read whole. Either way the context gets it by name.
-fn capture(field: &syn::Field, serde: &FieldSerde, rules: &[Rule], json: &str) -> TokenStream {
-    let with = serde.deserialize_with.as_ref().map(|p| quote!(#p).to_string().replace(' ', ""));
-    let (inner, optional) = match with.as_deref() {
-        Some("present") => (option_inner(&field.ty).cloned(), true),
-        None if option_inner(&field.ty).is_none() => (Some(field.ty.clone()), false),
-        _ => (None, false),
-    };
+fn capture(field: &syn::Field, serde: &FieldSerde, rules: &[Rule], json: &str, texts: &Texts) -> TokenStream {
+    let (inner, optional) = value_type(&field.ty, serde);
     let kept = |ty: &Type| KEEPS.iter().any(|(name, _)| matches!(ty, Type::Path(p) if p.path.is_ident(name)));
     let only_dive = rules.iter().all(|r| matches!(r, Rule::Dive));
-    let seed = inner.filter(|_| only_dive).and_then(|ty| {
-        if kept(&ty) {
+    let text = inner.as_ref().and_then(|ty| text_rules(ty, rules, texts));
+    let seed = inner.filter(|_| only_dive || text.is_some()).and_then(|ty| {
+        if let Some(text) = text {
+            Some(quote!(::jerry_contracts::skim::TextKeep(#text)))
+        } else if kept(&ty) {
             Some(quote!(::jerry_contracts::skim::KeepSeed::<#ty>::new(&mut *__cx)))
         } else {
             generic_argument(&ty, "Vec")
@@ -319,6 +386,17 @@ fn capture(field: &syn::Field, serde: &FieldSerde, rules: &[Rule], json: &str) -
                 ::jerry_contracts::skim::Capture::capture(__v, &mut *__cx, #json);
             }}
         }
+    }
+}
+
+/// The type of a member's value when it is there, and whether the member is optional: `None`
+/// for a member read any other way than plainly or through `present` (which refuses `null`).
+fn value_type(ty: &Type, serde: &FieldSerde) -> (Option<Type>, bool) {
+    let with = serde.deserialize_with.as_ref().map(|p| quote!(#p).to_string().replace(' ', ""));
+    match with.as_deref() {
+        Some("present") => (option_inner(ty).cloned(), true),
+        None if option_inner(ty).is_none() => (Some(ty.clone()), false),
+        _ => (None, false),
     }
 }
 
