@@ -265,7 +265,7 @@ fn named(
         index += 1;
     }
     let count = index;
-    let skim = visitor(ident, &expecting, count, &required, &arms, &[], quote!(()), quote!(()));
+    let skim = visitor(&expecting, count, &required, &arms, &[], quote!(()), quote!(()));
     let mut tokens = quote! {
         impl ::jerry_contracts::skim::Skim for #ident {
             fn skim<'de, __D: ::serde::Deserializer<'de>>(
@@ -283,7 +283,7 @@ fn named(
         let view = format_ident!("{ident}Kept");
         let doc = format!(" What the rule layers read of a skimmed `{ident}`.");
         let value = quote!(#view { #(#view_inits)* _input: ::std::marker::PhantomData });
-        let keep = visitor(ident, &expecting, count, &required, &keep_arms, &slots, quote!(#view<'de>), value);
+        let keep = visitor(&expecting, count, &required, &keep_arms, &slots, quote!(#view<'de>), value);
         tokens.extend(quote! {
             #[doc = #doc]
             #[doc(hidden)]
@@ -308,9 +308,7 @@ fn named(
 }
 
 /// The body of a skim (or keep) of an object: one pass over its members with these arms.
-#[allow(clippy::too_many_arguments)]
 fn visitor(
-    ident: &syn::Ident,
     expecting: &str,
     count: usize,
     required: &[usize],
@@ -319,7 +317,6 @@ fn visitor(
     value_type: TokenStream,
     value: TokenStream,
 ) -> TokenStream {
-    let _ = ident;
     quote! {
         struct __Visitor<'c, 'de>(&'c mut ::jerry_contracts::skim::Cx<'de>);
         impl<'de> ::serde::de::Visitor<'de> for __Visitor<'_, 'de> {
