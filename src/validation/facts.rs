@@ -51,7 +51,7 @@ pub(crate) enum Artifacts<'de> {
     Checked(Vec<CheckedArtifactReferenceKept<'de>>),
 }
 
-impl Facts<'_> {
+impl<'de> Facts<'de> {
     /// Whether the output of `agent` is read whole rather than skimmed: the generic payload
     /// (its rules read undeclared members and `key_findings`) and the agents with rules of their
     /// own (seed 000 §6.1: findings of a review, test counts, risk scores, verification counts,
@@ -68,6 +68,15 @@ impl Facts<'_> {
                     | "nse-architecture"
             )
         )
+    }
+
+    /// What the rules read of `bytes` skimmed as a v1.1.0 envelope; `None` unless it skims clean.
+    pub(crate) fn of_envelope(bytes: &'de [u8]) -> Option<Self> {
+        let mut cx = Cx::new();
+        if !crate::skim::document::<crate::session_context::v1_1::SessionContext>(bytes, &mut cx) {
+            return None;
+        }
+        Some(Facts { envelope: true, ..cx.facts })
     }
 
     /// The output read whole, if it was.

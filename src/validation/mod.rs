@@ -120,16 +120,11 @@ impl Validator {
     /// `None` is "not settled here": the probe path decides, as for any other document.
     fn envelope_first(&self, bytes: &[u8]) -> Option<Report> {
         let info = detect::envelope(false)?;
-        let mut cx = crate::skim::Cx::new();
-        if !crate::skim::document::<v1_1::SessionContext>(bytes, &mut cx) {
-            return None;
-        }
-        let mut facts = cx.facts;
+        let facts = Facts::of_envelope(bytes)?;
         let version = facts.schema_version.as_deref()?;
         if version.starts_with("1.0.") || detect::version_check(info, Some(version)).is_some() {
             return None;
         }
-        facts.envelope = true;
         let mut report = Report { schema: Some(info.name), records: Vec::new() };
         self.rules(&Subject::Skimmed(facts), &mut report);
         Some(report)
@@ -379,15 +374,7 @@ impl<'a> Subject<'a> {
     /// others read.
     fn from_bytes(info: &SchemaInfo, bytes: &'a [u8]) -> Option<Self> {
         match info.path {
-            "session_context/v1.1.0.json" => {
-                let mut cx = crate::skim::Cx::new();
-                if !crate::skim::document::<v1_1::SessionContext>(bytes, &mut cx) {
-                    return None;
-                }
-                let mut facts = cx.facts;
-                facts.envelope = true;
-                Some(Self::Skimmed(facts))
-            }
+            "session_context/v1.1.0.json" => Facts::of_envelope(bytes).map(Self::Skimmed),
             "session_context/v1.0.0.json" | "mission/mission_task_graph.json" => Subject::read(info, bytes),
             _ => {
                 // An agent output is judged as the agent its schema names: the document's own

@@ -296,7 +296,8 @@ fn field_type(field: &mut syn::Field, required: bool, nullable: bool) {
     }
 }
 
-fn option_inner(ty: &Type) -> Option<&Type> {
+/// The `T` of an `Option<T>` type.
+pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
     let Type::Path(path) = ty else { return None };
     let last = path.path.segments.last()?;
     if last.ident != "Option" {

@@ -15,6 +15,7 @@ use quote::{format_ident, quote};
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Fields, Item, Meta, Token, Type};
 
+use crate::attributes::option_inner;
 use crate::corpus::Problem;
 use crate::plan::Plan;
 use crate::serde_impls::{FieldSerde, field_serde};
@@ -473,12 +474,8 @@ fn value_seed(ty: &Type, rules: &[Rule]) -> Option<TokenStream> {
         for rule in rules {
             match rule {
                 Rule::Length { chars: true, min: low, max: high } => {
-                    if let Some(low) = low {
-                        min = quote!(#low);
-                    }
-                    if let Some(high) = high {
-                        max = quote!(#high);
-                    }
+                    bound(&mut min, low, |v| quote!(#v));
+                    bound(&mut max, high, |v| quote!(#v));
                 }
                 Rule::Pattern(ident) => pattern = quote!(::std::option::Option::Some(&#ident)),
                 Rule::Custom(path) if path == "::jerry_contracts::support::uri" => uri = true,
@@ -496,12 +493,8 @@ fn value_seed(ty: &Type, rules: &[Rule]) -> Option<TokenStream> {
         for rule in rules {
             match rule {
                 Rule::Range { min: low, max: high } => {
-                    if let Some(low) = low {
-                        min = quote!(::std::option::Option::Some(#low));
-                    }
-                    if let Some(high) = high {
-                        max = quote!(::std::option::Option::Some(#high));
-                    }
+                    bound(&mut min, low, |v| quote!(::std::option::Option::Some(#v)));
+                    bound(&mut max, high, |v| quote!(::std::option::Option::Some(#v)));
                 }
                 Rule::Custom(path) if path == "::jerry_contracts::support::finite" => {}
                 _ => return None,
@@ -514,12 +507,8 @@ fn value_seed(ty: &Type, rules: &[Rule]) -> Option<TokenStream> {
         for rule in rules {
             match rule {
                 Rule::Length { chars: false, min: low, max: high } => {
-                    if let Some(low) = low {
-                        min = quote!(#low);
-                    }
-                    if let Some(high) = high {
-                        max = quote!(#high);
-                    }
+                    bound(&mut min, low, |v| quote!(#v));
+                    bound(&mut max, high, |v| quote!(#v));
                 }
                 Rule::Dive => {}
                 _ => return None,
@@ -534,6 +523,13 @@ fn value_seed(ty: &Type, rules: &[Rule]) -> Option<TokenStream> {
         return Some(quote!(::jerry_contracts::skim::Seed::<#ty>::new(&mut *__cx)));
     }
     None
+}
+
+/// Replaces a default bound with the rule's, when the rule gives one.
+fn bound(slot: &mut TokenStream, given: &Option<TokenStream>, make: impl Fn(&TokenStream) -> TokenStream) {
+    if let Some(value) = given {
+        *slot = make(value);
+    }
 }
 
 /// Whether `ty` implements `Skim` (the generated types and the ones the runtime covers).
@@ -578,19 +574,6 @@ fn generic_argument(ty: &Type, name: &str) -> Option<Type> {
     let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return None };
     match args.args.first()? {
         syn::GenericArgument::Type(inner) if args.args.len() == 1 => Some(inner.clone()),
-        _ => None,
-    }
-}
-
-fn option_inner(ty: &Type) -> Option<&Type> {
-    let Type::Path(path) = ty else { return None };
-    let last = path.path.segments.last()?;
-    if last.ident != "Option" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return None };
-    match args.args.first()? {
-        syn::GenericArgument::Type(inner) if args.args.len() == 1 => Some(inner),
         _ => None,
     }
 }
