@@ -131,7 +131,7 @@ impl Corpus {
             if !path.ends_with(".json") {
                 continue;
             }
-            let text = match fs::read_to_string(&file) {
+            let text = match crate::files::read_text(&file) {
                 Ok(text) => text,
                 Err(err) => {
                     corpus.problems.push(Problem::new(&path, "", format!("cannot read: {err}")));
@@ -264,7 +264,8 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), CorpusError> 
     }
     paths.sort();
     for path in paths {
-        if path.is_dir() {
+        // A link to a directory is not walked (it is reported as a file that cannot be read).
+        if crate::files::is_real_dir(&path) {
             collect_files(&path, out)?;
         } else {
             out.push(path);

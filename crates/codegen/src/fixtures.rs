@@ -362,7 +362,7 @@ fn parse_expectation(path: &Path, value: &Value, problems: &mut Vec<Problem>) ->
 }
 
 fn read_json(path: &Path, problems: &mut Vec<Problem>) -> Option<Value> {
-    let text = match fs::read_to_string(path) {
+    let text = match crate::files::read_text(path) {
         Ok(text) => text,
         Err(err) => {
             problems.push(Problem::new(display(path), "", format!("cannot read: {err}")));
@@ -396,7 +396,8 @@ fn collect_verdict_dirs(dir: &Path, out: &mut Vec<(PathBuf, bool)>, problems: &m
         }
     };
     entries.sort();
-    for path in entries.into_iter().filter(|p| p.is_dir()) {
+    // Links to directories are not walked: a link cycle would make the walk endless.
+    for path in entries.into_iter().filter(|p| crate::files::is_real_dir(p)) {
         match path.file_name().and_then(|n| n.to_str()) {
             Some("valid") => out.push((path, true)),
             Some("invalid") => out.push((path, false)),

@@ -11,6 +11,10 @@ pub mod constructors;
 pub mod corpus;
 pub mod diff;
 pub mod docs;
+/// The translation of ECMA-262 patterns to `regex` syntax, shared with the library as source.
+#[path = "../../../src/ecma.rs"]
+mod ecma;
+pub mod files;
 pub mod fixtures;
 pub mod generate;
 pub mod keywords;

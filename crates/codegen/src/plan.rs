@@ -555,6 +555,21 @@ impl Planner<'_> {
             self.problem(file, &format!("{pointer}/pattern"), format!("not an ECMA-262 regular expression: {err}"));
             return;
         }
+        // Every pattern must match in linear time whatever the text: its `regex` translation
+        // must exist and parse. Backreferences, lookaround and the like have none.
+        let linear = crate::ecma::translate(pattern).is_some_and(|t| regex_syntax::Parser::new().parse(&t).is_ok());
+        if !linear {
+            self.problem(
+                file,
+                &format!("{pointer}/pattern"),
+                format!(
+                    "pattern {pattern:?} needs a feature only a backtracking engine has (lookaround, a backreference, \
+                     or a class the linear-time translation cannot spell); matching it could take time quadratic or worse \
+                     in the text, so rewrite it without that feature"
+                ),
+            );
+            return;
+        }
         if !self.patterns.iter().any(|p| p == pattern) {
             self.patterns.push(pattern.to_owned());
         }

@@ -77,3 +77,19 @@ fn an_invalid_pattern_fails_naming_its_place() {
         "{err}"
     );
 }
+
+#[test]
+fn a_pattern_only_a_backtracking_engine_can_run_fails_naming_its_place() {
+    for pattern in ["^(a+)\\1$", "^(?=REQ)REQ-\\d+$", "^(?<!x)y$"] {
+        let err = generate_with("agents/nse/requirements_output.json", |s| {
+            s["properties"]["requirements"]["items"]["properties"]["requirement"]["pattern"] = json!(pattern);
+        })
+        .expect_err("a backtracking-only pattern");
+        assert!(
+            err.contains(
+                "agents/nse/requirements_output.json#/properties/requirements/items/properties/requirement/pattern: pattern"
+            ) && err.contains("backtracking"),
+            "{pattern}: {err}"
+        );
+    }
+}
