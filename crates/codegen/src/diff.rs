@@ -28,10 +28,16 @@
 //!   reported as removed.
 //!
 //! As draft-07 prescribes, the siblings of `$ref` other than annotations are ignored.
+//!
+//! The classifier takes O(n log n) time in the size of the schemas (for a bounded nesting depth):
+//! lists (`enum`, `required`, `dependencies`) and property maps are compared through sorted
+//! copies or ordered maps, never element by element against each other, and the changes keep the
+//! order of the lists they come from.
 
 use std::cmp::Ordering;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
+use std::ops::Bound;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
@@ -399,7 +405,7 @@ pub enum DiffError {
 
 /// Reads and parses one schema file.
 pub fn load(path: &Path) -> Result<Value, DiffError> {
-    let text = std::fs::read_to_string(path).map_err(|source| DiffError::Read { path: path.to_owned(), source })?;
+    let text = crate::files::read_text(path).map_err(|source| DiffError::Read { path: path.to_owned(), source })?;
     let value: Value =
         serde_json::from_str(&text).map_err(|source| DiffError::Parse { path: path.to_owned(), source })?;
     if value.is_object() || value.is_boolean() {
@@ -1028,9 +1034,15 @@ impl Walker {
         }
     }
 
+    /// Whether `pointer`, or a location below it, is in [`Walker::reachable`].
     fn is_reachable(&self, pointer: &str) -> bool {
+        if self.reachable.contains(pointer) {
+            return true;
+        }
+        // The pointers below `pointer` sort together, from the first one at or after `pointer/`.
         let prefix = format!("{pointer}/");
-        self.reachable.iter().any(|p| p == pointer || p.starts_with(&prefix))
+        let mut after = self.reachable.range::<str, _>((Bound::Included(prefix.as_str()), Bound::Unbounded));
+        after.next().is_some_and(|p| p.starts_with(&prefix))
     }
 
     fn target(document: Option<&str>, reference: &str) -> Target {
@@ -1121,8 +1133,8 @@ impl Walker {
             (Some(Some(_)), None) => self.push(at, ChangeKind::EnumWidened, Class::Minor, "enum removed".to_owned()),
             (Some(Some(a)), Some(Some(b))) => {
                 let list = |values: Vec<&Value>| values.into_iter().map(show).collect::<Vec<_>>().join(", ");
-                let removed: Vec<&Value> = a.iter().filter(|v| !b.contains(v)).collect();
-                let added: Vec<&Value> = b.iter().filter(|v| !a.contains(v)).collect();
+                let removed = missing_by(a, b, compare_values);
+                let added = missing_by(b, a, compare_values);
                 if !removed.is_empty() {
                     let description = format!("enum values removed: {}", list(removed));
                     self.push(at.clone(), ChangeKind::EnumNarrowed, Class::Major, description);
@@ -1234,10 +1246,10 @@ impl Walker {
         let at = child(pointer, "required");
         let (Some(a), Some(b)) = (string_list(o), string_list(n)) else { return self.opaque(at, "required", o, n) };
         let mut seen = BTreeSet::new();
-        for name in b.iter().filter(|name| !a.contains(name) && seen.insert(**name)) {
+        for name in missing_from(&b, &a).into_iter().filter(|name| seen.insert(**name)) {
             self.push(at.clone(), ChangeKind::RequiredAdded, Class::Major, format!("`{name}` is now required"));
         }
-        for name in a.iter().filter(|name| !b.contains(name) && seen.insert(**name)) {
+        for name in missing_from(&a, &b).into_iter().filter(|name| seen.insert(**name)) {
             let description = format!("`{name}` is no longer required");
             self.push(at.clone(), ChangeKind::RequiredRemoved, Class::Minor, description);
         }
@@ -1260,10 +1272,19 @@ impl Walker {
         removed.sort();
         added.sort();
         common.sort();
+        // The added properties by schema, each group in name order: a removed property is renamed
+        // to the first added one, by name, with an equal schema that no other has taken yet.
+        let mut by_schema: BTreeMap<ByValue<'_>, VecDeque<&String>> = BTreeMap::new();
+        for name in &added {
+            if let Some(schema) = n.get(*name) {
+                by_schema.entry(ByValue(schema)).or_default().push_back(name);
+            }
+        }
         let mut renamed_to = BTreeSet::new();
         for name in removed {
             let location = child(&at, name);
-            let target = added.iter().find(|a| !renamed_to.contains(*a) && n.get(**a) == o.get(name)).copied();
+            let target =
+                o.get(name).and_then(|schema| by_schema.get_mut(&ByValue(schema))).and_then(VecDeque::pop_front);
             if let Some(target) = target {
                 renamed_to.insert(target);
                 let description = format!("property `{name}` renamed to `{target}`");
@@ -1272,9 +1293,10 @@ impl Walker {
                 self.push(location, ChangeKind::PropertyRemoved, Class::Major, format!("property `{name}` removed"));
             }
         }
-        let required_now = new.get("required").and_then(Value::as_array);
+        let required_now: BTreeSet<&str> =
+            new.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
         for name in added.into_iter().filter(|a| !renamed_to.contains(a)) {
-            let is_required = required_now.is_some_and(|r| r.iter().any(|v| v.as_str() == Some(name)));
+            let is_required = required_now.contains(name.as_str());
             let description = if is_required {
                 format!("property `{name}` added (required: see /required)")
             } else {
@@ -1399,8 +1421,10 @@ impl Walker {
             let location = child(&at, name);
             match (o.get(name), n.get(name)) {
                 (Some(Value::Array(a)), Some(Value::Array(b))) => {
-                    let gained: Vec<&str> = b.iter().filter(|v| !a.contains(v)).filter_map(Value::as_str).collect();
-                    let lost: Vec<&str> = a.iter().filter(|v| !b.contains(v)).filter_map(Value::as_str).collect();
+                    let gained: Vec<&str> =
+                        missing_by(b, a, compare_values).into_iter().filter_map(Value::as_str).collect();
+                    let lost: Vec<&str> =
+                        missing_by(a, b, compare_values).into_iter().filter_map(Value::as_str).collect();
                     if !gained.is_empty() {
                         let description = format!("`{name}` now also requires {}", names(&gained));
                         self.push(location.clone(), ChangeKind::ConstraintAdded, Class::Major, description);
@@ -1563,6 +1587,110 @@ impl Walker {
     }
 }
 
+/// The elements of `a` that `b` does not hold, in `a`'s order (every occurrence), with
+/// O((|a| + |b|) log |b|) comparisons: `b` is sorted once, then binary-searched.
+///
+/// Public only so the tests can count its comparisons; not part of the stable API.
+#[doc(hidden)]
+pub fn missing_from<'a, T: Ord>(a: &'a [T], b: &[T]) -> Vec<&'a T> {
+    missing_by(a, b, T::cmp)
+}
+
+/// [`missing_from`] with the order `compare`, which must be total and agree with the equality the
+/// caller means (equal elements compare `Equal`, and only they).
+fn missing_by<'a, T>(a: &'a [T], b: &[T], compare: impl Fn(&T, &T) -> Ordering) -> Vec<&'a T> {
+    let mut sorted: Vec<&T> = b.iter().collect();
+    sorted.sort_unstable_by(|x, y| compare(x, y));
+    a.iter().filter(|x| sorted.binary_search_by(|y| compare(y, x)).is_err()).collect()
+}
+
+/// A total order on JSON values that agrees with `==` on [`Value`]: two values compare `Equal`
+/// exactly when they are `==`. Kinds are ordered null, boolean, number, string, array, object.
+/// Numbers keep serde_json's distinction: `1` and `1.0` are not `==`, so they are not `Equal`
+/// either (non-negative integers, then negative ones, then floats, each by value; `0.0` and
+/// `-0.0` are `==` and `Equal`). Arrays compare element by element, then by length; objects by
+/// size, then entry by entry in key order (whatever order the map keeps its entries in).
+fn compare_values(a: &Value, b: &Value) -> Ordering {
+    fn sorted_entries(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
+        let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+        entries.sort_unstable_by(|p, q| p.0.cmp(q.0));
+        entries
+    }
+    fn rank(value: &Value) -> u8 {
+        match value {
+            Value::Null => 0,
+            Value::Bool(_) => 1,
+            Value::Number(_) => 2,
+            Value::String(_) => 3,
+            Value::Array(_) => 4,
+            Value::Object(_) => 5,
+        }
+    }
+    match (a, b) {
+        (Value::Null, Value::Null) => Ordering::Equal,
+        (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+        (Value::Number(x), Value::Number(y)) => compare_number_values(x, y),
+        (Value::String(x), Value::String(y)) => x.cmp(y),
+        (Value::Array(x), Value::Array(y)) => x
+            .iter()
+            .zip(y)
+            .map(|(p, q)| compare_values(p, q))
+            .find(|order| order.is_ne())
+            .unwrap_or_else(|| x.len().cmp(&y.len())),
+        (Value::Object(x), Value::Object(y)) => x.len().cmp(&y.len()).then_with(|| {
+            sorted_entries(x)
+                .into_iter()
+                .zip(sorted_entries(y))
+                .map(|((k1, v1), (k2, v2))| k1.cmp(k2).then_with(|| compare_values(v1, v2)))
+                .find(|order| order.is_ne())
+                .unwrap_or(Ordering::Equal)
+        }),
+        _ => rank(a).cmp(&rank(b)),
+    }
+}
+
+/// The number part of [`compare_values`]: serde_json's `==` holds between numbers of the same
+/// representation (a non-negative integer, a negative integer, a float) with equal values.
+fn compare_number_values(a: &serde_json::Number, b: &serde_json::Number) -> Ordering {
+    match (a.as_u64(), b.as_u64()) {
+        (Some(x), Some(y)) => return x.cmp(&y),
+        (Some(_), None) => return Ordering::Less,
+        (None, Some(_)) => return Ordering::Greater,
+        (None, None) => {}
+    }
+    // Neither is a non-negative integer: an `i64` is a negative integer, anything else a float.
+    match (a.as_i64(), b.as_i64()) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        // Finite, as serde_json numbers are, so `partial_cmp` always answers.
+        (None, None) => a.as_f64().partial_cmp(&b.as_f64()).unwrap_or(Ordering::Equal),
+    }
+}
+
+/// A JSON value ordered by [`compare_values`], as a map key.
+struct ByValue<'a>(&'a Value);
+
+impl PartialEq for ByValue<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        compare_values(self.0, other.0).is_eq()
+    }
+}
+
+impl Eq for ByValue<'_> {}
+
+impl PartialOrd for ByValue<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ByValue<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        compare_values(self.0, other.0)
+    }
+}
+
 /// The strings of a `required`-like array; empty when absent, `None` when malformed.
 fn string_list(value: Option<&Value>) -> Option<Vec<&str>> {
     match value {
@@ -1591,10 +1719,11 @@ fn undeclared_condition(condition: &Value, old: &Map<String, Value>) -> Option<V
         .get("properties")
         .and_then(Value::as_object)
         .is_some_and(|p| required.iter().any(|name| p.contains_key(*name)));
+    let wanted: BTreeSet<&str> = required.iter().copied().collect();
     let declared_required = old
         .get("required")
         .and_then(Value::as_array)
-        .is_some_and(|r| r.iter().any(|v| v.as_str().is_some_and(|name| required.contains(&name))));
+        .is_some_and(|r| r.iter().any(|v| v.as_str().is_some_and(|name| wanted.contains(name))));
     if declared_property || declared_required {
         return None;
     }
@@ -1619,6 +1748,86 @@ mod tests {
         assert_eq!(resolve(base, "#/definitions/a%20b").1, "/definitions/a b");
         assert_eq!(resolve(None, "x.json#/a"), ("x.json".to_owned(), "/a".to_owned()));
         assert_eq!(resolve(base, "urn:x#/a").0, "urn:x");
+    }
+
+    #[test]
+    fn the_value_order_agrees_with_equality() {
+        let samples: Vec<Value> = [
+            "null",
+            "false",
+            "true",
+            "0",
+            "1",
+            "1.0",
+            "-1",
+            "-1.0",
+            "0.0",
+            "-0.0",
+            "-0",
+            "18446744073709551615",
+            "-9223372036854775808",
+            "1e300",
+            "0.5",
+            "\"\"",
+            "\"a\"",
+            "\"b\"",
+            "[]",
+            "[1]",
+            "[1.0]",
+            "[1, 2]",
+            "[2]",
+            "{}",
+            "{\"a\": 1}",
+            "{\"b\": 1, \"a\": 2}",
+            "{\"a\": 2, \"b\": 1}",
+            "{\"a\": 1, \"b\": 1}",
+            "{\"a\": [null, {\"x\": 1}]}",
+            "{\"a\": [null, {\"x\": 1.0}]}",
+        ]
+        .iter()
+        .map(|text| serde_json::from_str(text).unwrap())
+        .collect();
+        for a in &samples {
+            for b in &samples {
+                let order = compare_values(a, b);
+                assert_eq!(order.is_eq(), a == b, "{a} vs {b}: {order:?}");
+                assert_eq!(order.reverse(), compare_values(b, a), "{a} vs {b}: antisymmetric");
+                for c in &samples {
+                    if order.is_le() && compare_values(b, c).is_le() {
+                        assert!(compare_values(a, c).is_le(), "{a} <= {b} <= {c}: transitive");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn missing_elements_keep_their_order() {
+        assert_eq!(missing_from(&[3, 1, 2, 1, 4], &[2, 4]), [&3, &1, &1]);
+        let a = [json!("x"), json!(1), json!(1.0), json!({"k": [1]})];
+        let b = [json!(1.0), json!({"k": [1]})];
+        assert_eq!(missing_by(&a, &b, compare_values), [&json!("x"), &json!(1)]);
+    }
+
+    #[test]
+    fn reachability_covers_locations_below() {
+        let walker = Walker {
+            old_doc: None,
+            new_doc: None,
+            reachable: ["/definitions/a/properties/x", "/definitions/ab", "/definitions/b~1c"]
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
+            changes: Vec::new(),
+        };
+        assert!(walker.is_reachable("/definitions/a"));
+        assert!(walker.is_reachable("/definitions/a/properties"));
+        assert!(walker.is_reachable("/definitions/a/properties/x"));
+        assert!(walker.is_reachable("/definitions/ab"));
+        assert!(!walker.is_reachable("/definitions/a/properties/x/y"));
+        assert!(!walker.is_reachable("/definitions/b"), "`/definitions/b~1c` is not below `/definitions/b`");
+        let only_longer = Walker { reachable: BTreeSet::from(["/definitions/ab".to_owned()]), ..walker };
+        assert!(!only_longer.is_reachable("/definitions/a"));
     }
 
     #[test]

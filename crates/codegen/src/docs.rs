@@ -10,11 +10,16 @@
 //! The output is deterministic: properties are listed required first (in `required` order), then
 //! by name; definitions, pages and agents are sorted; nothing depends on the clock or on the
 //! iteration order of a JSON object.
+//!
+//! [`write()`] puts the pages in a directory and removes the stale ones there. Every page starts
+//! with the generated-page [`MARKER`], and `write` overwrites or removes only files that carry it
+//! (unless told to overwrite with `force`); it never follows a symbolic link.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsString;
 use std::fs;
-use std::io;
-use std::path::{Path, PathBuf};
+use std::io::{self, ErrorKind, Read, Write};
+use std::path::{Component, Path, PathBuf};
 
 use serde_json::Value;
 
@@ -31,8 +36,9 @@ pub const MATRIX_SCHEMA: &str = "workflows/cross_pollination.json";
 /// The crate the generated types live in, as a path prefix.
 const CRATE: &str = "jerry_contracts";
 
-/// The first line of every page.
-const GENERATED: &str = "<!-- Generated from schemas/ by `jerry-contracts docs`; do not edit by hand. -->";
+/// The generated-page marker: the first line of every page [`render`] gives. [`write()`] overwrites
+/// and removes only files that start with it.
+pub const MARKER: &str = "<!-- Generated from schemas/ by `jerry-contracts docs`; do not edit by hand. -->";
 
 /// Groups of the index: directory prefix under `schemas/` and heading, in reading order.
 const GROUPS: &[(&str, &str)] = &[
@@ -136,67 +142,250 @@ fn ambiguous_names(plan: &Plan) -> BTreeSet<String> {
     twice
 }
 
-/// Writes `pages` (as [`render`] returns them) below `out_dir`, creating directories as needed, and
-/// removes every other `*.md` file below `out_dir` (pages of schemas that no longer exist), with
-/// the directories that removal leaves empty. A file whose content is already right is not
-/// rewritten.
-pub fn write(out_dir: &Path, pages: &BTreeMap<PathBuf, String>) -> io::Result<()> {
-    for (relative, text) in pages {
-        let plain = relative.components().all(|c| matches!(c, std::path::Component::Normal(_)));
-        if !plain || relative.as_os_str().is_empty() {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("page path {} must be relative and stay below the output directory", relative.display()),
-            ));
+/// What [`write()`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Written {
+    /// Pages written: new ones, and ones whose content changed.
+    pub written: usize,
+    /// Pages whose file already had the right content, so was not rewritten.
+    pub unchanged: usize,
+    /// Stale generated pages removed (pages that `pages` no longer holds).
+    pub removed: usize,
+}
+
+/// Writes `pages` (as [`render`] returns them) below `out_dir` and removes the stale generated
+/// pages there, touching nothing it did not generate:
+///
+/// - A *generated page* is a regular `*.md` file whose first line is [`MARKER`]. Only generated
+///   pages are overwritten or removed. A file without the marker at a page's path is an error and
+///   nothing is written, unless `force` is set: then it is overwritten (if it is a regular file).
+///   Removal is for generated pages only, `force` or not.
+/// - Symbolic links are never followed, written through or removed: a link at a page's path, at a
+///   directory between `out_dir` and a page, or at `out_dir` itself is an error naming it (the
+///   ancestors of `out_dir` are the caller's choice and may be links). The search for stale pages
+///   does not descend into linked directories, so a link cycle cannot trap it.
+/// - A non-empty `out_dir` that holds no generated page is refused unless `force` is set (the
+///   error says to pass `--force`): it is most likely not a documentation directory.
+/// - Every page's path is checked before anything is written (or `out_dir` created), so a
+///   refusal leaves the tree as it was.
+/// - Each page is written atomically: to a new temporary file `.<name>.tmp-<pid>-<n>` in its
+///   directory (never a page's name, as pages end in `.md`), then renamed over the target; the
+///   temporary file is removed if that fails. A page whose file already has the right content is
+///   not rewritten.
+/// - Generated pages below `out_dir` that `pages` does not hold are removed, then the directories
+///   that removal leaves empty (below `out_dir`, never `out_dir` itself).
+///
+/// `out_dir` is created, with its ancestors, when missing. Page paths must be relative, made of
+/// plain components, and end in `.md`. Every error names the offending path. The checks see the
+/// tree as it is found: one changed by someone else while this runs is not defended against.
+pub fn write(out_dir: &Path, pages: &BTreeMap<PathBuf, String>, force: bool) -> io::Result<Written> {
+    for relative in pages.keys() {
+        let plain = relative.components().all(|c| matches!(c, Component::Normal(_)));
+        if !plain || relative.as_os_str().is_empty() || relative.extension().is_none_or(|e| e != "md") {
+            let what = "is not a page path: it must be relative, stay below the output directory and end in `.md`";
+            return Err(refusal(ErrorKind::InvalidInput, relative, what));
         }
-        let path = out_dir.join(relative);
-        if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent)?;
-        }
-        if fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-            fs::write(&path, text)?;
+        if let Some(page) = relative.ancestors().skip(1).find(|a| pages.contains_key(*a)) {
+            let what = format!("is below {}, which is a page, not a directory", page.display());
+            return Err(refusal(ErrorKind::InvalidInput, relative, &what));
         }
     }
-    let mut existing = Vec::new();
-    collect_pages(out_dir, &mut existing)?;
-    for file in existing {
-        let Ok(relative) = file.strip_prefix(out_dir) else { continue };
-        if pages.contains_key(relative) {
+    let exists = match fs::symlink_metadata(out_dir) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            let what = "is a symbolic link, which is never followed; pass the directory it points to";
+            return Err(refusal(ErrorKind::InvalidInput, out_dir, what));
+        }
+        Ok(meta) if !meta.is_dir() => return Err(refusal(ErrorKind::InvalidInput, out_dir, "is not a directory")),
+        Ok(_) => true,
+        Err(err) if err.kind() == ErrorKind::NotFound => false,
+        Err(err) => return Err(at(out_dir, err)),
+    };
+    let (generated, occupied) = if exists { generated_pages(out_dir)? } else { (BTreeSet::new(), false) };
+    if occupied && generated.is_empty() && !force {
+        let what = "is not empty and holds no generated page (no `*.md` file starting with the generated-page \
+                    marker), so it may not be a documentation directory; pass --force to write into it anyway";
+        return Err(refusal(ErrorKind::AlreadyExists, out_dir, what));
+    }
+    // Every page is checked before any is written.
+    let mut checked = Vec::with_capacity(pages.len());
+    for (relative, text) in pages {
+        directories(out_dir, relative, false)?;
+        let path = out_dir.join(relative);
+        let unchanged = match fs::symlink_metadata(&path) {
+            Err(err) if err.kind() == ErrorKind::NotFound => false,
+            Err(err) => return Err(at(&path, err)),
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let what = "is a symbolic link, which is never written through; remove it";
+                return Err(refusal(ErrorKind::InvalidInput, &path, what));
+            }
+            Ok(meta) if !meta.is_file() => {
+                return Err(refusal(ErrorKind::InvalidInput, &path, "is in the way of a page: not a regular file"));
+            }
+            Ok(meta) => {
+                let (same, marked) = compare_page(&path, meta.len(), text)?;
+                if !same && !marked && !force {
+                    let what = "exists and was not generated (it does not start with the generated-page marker); \
+                                not overwriting it: move it away, or pass --force to overwrite it";
+                    return Err(refusal(ErrorKind::AlreadyExists, &path, what));
+                }
+                same
+            }
+        };
+        checked.push((relative, text, unchanged));
+    }
+    if !exists {
+        fs::create_dir_all(out_dir).map_err(|e| at(out_dir, e))?;
+    }
+    let mut done = Written::default();
+    for (relative, text, unchanged) in checked {
+        if unchanged {
+            done.unchanged += 1;
             continue;
         }
-        fs::remove_file(&file)?;
-        let mut dir = file.parent();
-        while let Some(current) = dir.filter(|d| *d != out_dir && d.starts_with(out_dir)) {
-            if fs::read_dir(current)?.next().is_some() {
+        directories(out_dir, relative, true)?;
+        write_atomically(&out_dir.join(relative), text)?;
+        done.written += 1;
+    }
+    for relative in generated.iter().filter(|r| !pages.contains_key(*r)) {
+        let path = out_dir.join(relative);
+        // Still the regular file the search found (never a link put there since).
+        if !fs::symlink_metadata(&path).map_err(|e| at(&path, e))?.is_file() {
+            continue;
+        }
+        fs::remove_file(&path).map_err(|e| at(&path, e))?;
+        done.removed += 1;
+        let mut dir = relative.parent();
+        while let Some(current) = dir.filter(|d| !d.as_os_str().is_empty()) {
+            let full = out_dir.join(current);
+            let is_dir = fs::symlink_metadata(&full).is_ok_and(|m| m.is_dir());
+            if !is_dir || fs::read_dir(&full).map_err(|e| at(&full, e))?.next().is_some() {
                 break;
             }
-            fs::remove_dir(current)?;
+            fs::remove_dir(&full).map_err(|e| at(&full, e))?;
             dir = current.parent();
+        }
+    }
+    Ok(done)
+}
+
+/// An I/O error with the path it concerns.
+fn at(path: &Path, err: io::Error) -> io::Error {
+    io::Error::new(err.kind(), format!("{}: {err}", path.display()))
+}
+
+/// A refusal to touch `path`, saying why.
+fn refusal(kind: ErrorKind, path: &Path, what: &str) -> io::Error {
+    io::Error::new(kind, format!("{}: {what}", path.display()))
+}
+
+/// How many bytes of a file [`is_marked`] needs: the marker and a line end.
+const HEAD: u64 = MARKER.len() as u64 + 2;
+
+/// Whether a file's first bytes are [`MARKER`] as a whole line.
+fn is_marked(head: &[u8]) -> bool {
+    head.strip_prefix(MARKER.as_bytes())
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(b"\n") || rest.starts_with(b"\r\n"))
+}
+
+/// Reads at most `limit` bytes from the start of the regular file at `path`.
+fn read_head(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let file = fs::File::open(path).map_err(|e| at(path, e))?;
+    let mut head = Vec::new();
+    file.take(limit).read_to_end(&mut head).map_err(|e| at(path, e))?;
+    Ok(head)
+}
+
+/// Whether the regular file at `path` (`len` bytes long) already holds `text`, and whether it
+/// carries [`MARKER`]. Only a file of the right length is read whole.
+fn compare_page(path: &Path, len: u64, text: &str) -> io::Result<(bool, bool)> {
+    if len == text.len() as u64 {
+        let content = read_head(path, len.saturating_add(1))?;
+        Ok((content == text.as_bytes(), is_marked(&content)))
+    } else {
+        Ok((false, is_marked(&read_head(path, HEAD)?)))
+    }
+}
+
+/// Checks the directories between `out_dir` and the page at `relative`: each must be a directory,
+/// not a symbolic link. A missing one is created when `create` is set; otherwise the check stops
+/// there (the ones below it are missing too).
+fn directories(out_dir: &Path, relative: &Path, create: bool) -> io::Result<()> {
+    let Some(parent) = relative.parent() else { return Ok(()) };
+    let mut dir = out_dir.to_path_buf();
+    for component in parent.components() {
+        dir.push(component);
+        match fs::symlink_metadata(&dir) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let what = "is a symbolic link, which is never followed; remove it";
+                return Err(refusal(ErrorKind::InvalidInput, &dir, what));
+            }
+            Ok(_) => return Err(refusal(ErrorKind::InvalidInput, &dir, "is in the way of a page: not a directory")),
+            Err(err) if err.kind() == ErrorKind::NotFound && create => {
+                fs::create_dir(&dir).map_err(|e| at(&dir, e))?;
+            }
+            Err(err) if err.kind() == ErrorKind::NotFound => return Ok(()),
+            Err(err) => return Err(at(&dir, err)),
         }
     }
     Ok(())
 }
 
-/// Every `*.md` file below `dir` (nothing when `dir` does not exist).
-fn collect_pages(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(err) => return Err(err),
-    };
-    let mut paths = Vec::new();
-    for entry in entries {
-        paths.push(entry?.path());
-    }
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            collect_pages(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "md") {
-            out.push(path);
+/// The generated pages below `out_dir` (regular `*.md` files carrying [`MARKER`]), relative to it,
+/// and whether `out_dir` holds anything at all. Symbolic links are neither followed nor listed.
+fn generated_pages(out_dir: &Path) -> io::Result<(BTreeSet<PathBuf>, bool)> {
+    let mut found = BTreeSet::new();
+    let mut occupied = false;
+    let mut pending = vec![PathBuf::new()];
+    while let Some(relative) = pending.pop() {
+        let dir = out_dir.join(&relative);
+        for entry in fs::read_dir(&dir).map_err(|e| at(&dir, e))? {
+            let entry = entry.map_err(|e| at(&dir, e))?;
+            occupied = true;
+            // The entry's own type: a symbolic link is a link here, whatever it points to.
+            let kind = entry.file_type().map_err(|e| at(&entry.path(), e))?;
+            let child = relative.join(entry.file_name());
+            if kind.is_dir() {
+                pending.push(child);
+            } else if kind.is_file()
+                && child.extension().is_some_and(|e| e == "md")
+                && is_marked(&read_head(&entry.path(), HEAD)?)
+            {
+                found.insert(child);
+            }
         }
     }
-    Ok(())
+    Ok((found, occupied))
+}
+
+/// Writes `text` to a new temporary file next to `path`, then renames it over `path` (which
+/// replaces a directory entry, never writing through a link). The temporary file is removed when
+/// anything fails.
+fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(refusal(ErrorKind::InvalidInput, path, "is not a page path"));
+    };
+    let pid = std::process::id();
+    let mut attempt = 0_u32;
+    let (temp, mut file) = loop {
+        let mut temp_name = OsString::from(".");
+        temp_name.push(name);
+        temp_name.push(format!(".tmp-{pid}-{attempt}"));
+        let temp = dir.join(temp_name);
+        match fs::OpenOptions::new().write(true).create_new(true).open(&temp) {
+            Ok(file) => break (temp, file),
+            Err(err) if err.kind() == ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
+            Err(err) => return Err(at(&temp, err)),
+        }
+    };
+    let written = file.write_all(text.as_bytes()).and_then(|()| file.sync_all()).map_err(|e| at(&temp, e));
+    drop(file);
+    let result = written.and_then(|()| fs::rename(&temp, path).map_err(|e| at(path, e)));
+    if result.is_err() {
+        // Best effort: the error that matters is the one returned.
+        let _ = fs::remove_file(&temp);
+    }
+    result
 }
 
 /// One row of the cross-pollination matrix.
@@ -210,7 +399,7 @@ struct MatrixRow {
 }
 
 fn read_matrix(path: &Path) -> Result<Vec<MatrixRow>, DocsError> {
-    let text = fs::read_to_string(path).map_err(|source| DocsError::Read { path: path.to_owned(), source })?;
+    let text = crate::files::read_text(path).map_err(|source| DocsError::Read { path: path.to_owned(), source })?;
     let bad = |message: String| DocsError::Matrix { path: path.to_owned(), message };
     let value: Value = serde_json::from_str(&text).map_err(|err| bad(format!("not valid JSON: {err}")))?;
     let rows = value.as_array().ok_or_else(|| bad("must be an array of rows".to_owned()))?;
@@ -344,15 +533,17 @@ fn ordered_properties(node: &Value) -> Vec<(&str, &Value, bool)> {
     let required: Vec<&str> =
         node.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
     let mut out: Vec<(&str, &Value, bool)> = Vec::new();
+    let mut listed = BTreeSet::new();
     for name in &required {
         if let Some((key, value)) = properties.get_key_value(*name) {
-            if !out.iter().any(|(n, _, _)| n == key) {
+            if listed.insert(key.as_str()) {
                 out.push((key.as_str(), value, true));
             }
         }
     }
+    let required: BTreeSet<&str> = required.into_iter().collect();
     let mut rest: Vec<(&str, &Value)> =
-        properties.iter().filter(|(k, _)| !required.contains(&k.as_str())).map(|(k, v)| (k.as_str(), v)).collect();
+        properties.iter().filter(|(k, _)| !required.contains(k.as_str())).map(|(k, v)| (k.as_str(), v)).collect();
     rest.sort_by(|a, b| a.0.cmp(b.0));
     out.extend(rest.into_iter().map(|(k, v)| (k, v, false)));
     out
@@ -456,7 +647,7 @@ impl Site<'_> {
     /// The index page.
     fn index(&self) -> String {
         let mut out = String::new();
-        out.push_str(GENERATED);
+        out.push_str(MARKER);
         out.push_str("\n# Schema reference\n\n");
         out.push_str(&format!(
             "{} schema files under `schemas/`, each with its properties, constraints, Rust type and examples. \
@@ -570,7 +761,7 @@ impl<'a> Page<'a> {
     fn render(mut self) -> Result<String, DocsError> {
         let schema = self.schema;
         let document = &schema.document;
-        self.line(GENERATED);
+        self.line(MARKER);
         self.line(&format!("# {}", schema.title().map_or_else(|| schema.path.clone(), prose)));
         if let Some(description) = document.get("description").and_then(Value::as_str) {
             self.line("");
@@ -976,7 +1167,8 @@ impl<'a> Page<'a> {
         }
         let mut out = String::new();
         for path in chosen {
-            let text = fs::read_to_string(path).map_err(|source| DocsError::Read { path: path.to_owned(), source })?;
+            let text =
+                crate::files::read_text(path).map_err(|source| DocsError::Read { path: path.to_owned(), source })?;
             let shown = relative_path(self.site.fixtures_dir, path).unwrap_or_else(|| path.display().to_string());
             out.push_str(&format!("\n{}:\n\n```json\n{}\n```\n", code(&shown), text.trim_end()));
         }
