@@ -130,7 +130,7 @@ impl SessionContext {
             let value: Value = crate::read::value_from_slice(bytes).map_err(|err| EnvelopeError::Json {
                 line: err.line(),
                 column: err.column(),
-                message: err.to_string(),
+                message: crate::read::malformed(bytes, &err),
             })?;
             Self::from_value(&value)
         };

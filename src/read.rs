@@ -53,15 +53,98 @@ pub fn duplicate<'de, A: MapAccess<'de>>(map: &mut A, name: &str) -> Result<(), 
     map.next_value_seed(Refuse(name))
 }
 
-/// Reads the value of an undeclared member into `extra` as raw text, refusing a repeated name.
+/// Reads the value of an undeclared member into `extra` as raw text, refusing a repeated name,
+/// here or in any object inside the value (a reader of the kept text must not meet one either).
 pub fn unknown<'de, A: MapAccess<'de>>(map: &mut A, extra: &mut Extra, name: Key<'de>) -> Result<(), A::Error> {
     if extra.contains_key(&name.0) {
         return duplicate(map, &name.0);
     }
     let raw: Box<RawValue> = map.next_value()?;
+    if raw.get().starts_with(['{', '[']) {
+        serde_json::from_str::<Distinct>(raw.get()).map_err(|err| {
+            let message = err.to_string();
+            let cut = message.rfind(" at line ").map_or(message.as_str(), |at| &message[..at]);
+            de::Error::custom(format_args!("{cut} (inside the undeclared member `{}`)", name.0))
+        })?;
+    }
     // Not present, as just checked.
     let _ = extra.read(name.0.into_owned(), raw);
     Ok(())
+}
+
+/// Any JSON value, read only to check that no object in it names a member twice: nothing is
+/// kept (a name is compared where it lies in the input when it has no escapes).
+pub struct Distinct;
+
+impl<'de> de::Deserialize<'de> for Distinct {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(DistinctVisitor)
+    }
+}
+
+struct DistinctVisitor;
+
+impl<'de> Visitor<'de> for DistinctVisitor {
+    type Value = Distinct;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Distinct, E> {
+        Ok(Distinct)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Distinct, E> {
+        Ok(Distinct)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Distinct, E> {
+        Ok(Distinct)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Distinct, E> {
+        Ok(Distinct)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Distinct, E> {
+        Ok(Distinct)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Distinct, E> {
+        Ok(Distinct)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Distinct, E> {
+        Ok(Distinct)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Distinct, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Distinct, A::Error> {
+        while seq.next_element::<Distinct>()?.is_some() {}
+        Ok(Distinct)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Distinct, A::Error> {
+        // Few members: a list; many: a set (no quadratic path on a wide object).
+        let mut few: Vec<Cow<'de, str>> = Vec::new();
+        let mut many: Option<std::collections::HashSet<Cow<'de, str>>> = None;
+        while let Some(Key(name)) = map.next_key()? {
+            let repeated = match &mut many {
+                Some(set) => set.contains(&name),
+                None => few.contains(&name),
+            };
+            if repeated {
+                duplicate(&mut map, &name)?;
+            }
+            match &mut many {
+                Some(set) => {
+                    set.insert(name);
+                }
+                None if few.len() < 8 => few.push(name),
+                None => {
+                    let mut set: std::collections::HashSet<_> = few.drain(..).collect();
+                    set.insert(name);
+                    many = Some(set);
+                }
+            }
+            map.next_value::<Distinct>()?;
+        }
+        Ok(Distinct)
+    }
 }
 
 /// The error for a required member that is missing.
@@ -137,6 +220,52 @@ impl<'de> Visitor<'de> for StrictVisitor {
 /// Parses `bytes` as JSON into a [`Value`], refusing duplicate members.
 pub fn value_from_slice(bytes: &[u8]) -> Result<Value, serde_json::Error> {
     from_bytes::<StrictValue>(bytes).map(|v| v.0)
+}
+
+/// The nesting serde_json allows: arrays and objects deeper than this are refused.
+pub const DEPTH_LIMIT: usize = 128;
+
+/// What is wrong with `bytes`, which serde_json refused with `err`, said as the cause rather than
+/// serde_json's short message where that is vague: a UTF-8 byte order mark at the start (JSON
+/// text must not have one, RFC 8259 §8.1), text that is not UTF-8, a number outside the 64-bit
+/// float range (named), nesting past [`DEPTH_LIMIT`]. Begins with `line L column C: `.
+pub fn malformed(bytes: &[u8], err: &serde_json::Error) -> String {
+    let (line, column) = (err.line(), err.column());
+    let message = err.to_string();
+    let what = message.rfind(" at line ").map_or(message.as_str(), |at| &message[..at]);
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        return "line 1 column 1: the document starts with a UTF-8 byte order mark (EF BB BF), which JSON \
+                text must not have (RFC 8259 §8.1); remove it"
+            .to_owned();
+    }
+    let cause = if bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')) {
+        "the document is empty".to_owned()
+    } else if what.starts_with("recursion limit exceeded") {
+        format!("arrays and objects nested deeper than {DEPTH_LIMIT} levels")
+    } else if what.starts_with("number out of range") {
+        match number_at(bytes, line, column) {
+            Some(number) => format!("the number {number} is out of range (a JSON number here must fit a 64-bit float)"),
+            None => what.to_owned(),
+        }
+    } else if what.starts_with("invalid unicode code point") && simdutf8::basic::from_utf8(bytes).is_err() {
+        format!("{what}: the document is not UTF-8 text")
+    } else {
+        what.to_owned()
+    };
+    format!("line {line} column {column}: {cause}")
+}
+
+/// The number token at or just before (`line`, `column`) (serde_json's 1-based place of an
+/// error, counted in bytes), at most 64 characters of it.
+fn number_at(bytes: &[u8], line: usize, column: usize) -> Option<String> {
+    let start_of_line = if line <= 1 { 0 } else { memchr::memchr_iter(b'\n', bytes).nth(line - 2).map(|at| at + 1)? };
+    let at = (start_of_line + column).min(bytes.len());
+    let numeric = |b: &u8| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E');
+    // The error's place is on the number's last byte or just past it.
+    let end = (start_of_line..at).rev().find(|&i| numeric(&bytes[i]))? + 1;
+    let begin = (start_of_line..end).rev().take_while(|&i| numeric(&bytes[i])).last()?;
+    let token = std::str::from_utf8(&bytes[begin..end]).ok()?;
+    Some(if token.len() > 64 { format!("{}…", &token[..64]) } else { token.to_owned() })
 }
 
 /// Reads a `T` from JSON bytes like `serde_json::from_slice`, but checks the input as UTF-8

@@ -16,7 +16,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
 use crate::read::Key;
@@ -545,7 +545,8 @@ impl<'de> Unknown<'de> {
             set.insert(name);
             self.many = Some(set);
         }
-        map.next_value::<IgnoredAny>().map(drop)
+        // No object inside the value may name a member twice either (the typed read refuses it).
+        map.next_value::<crate::read::Distinct>().map(drop)
     }
 }
 

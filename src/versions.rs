@@ -63,7 +63,9 @@ pub enum VersionError {
     #[error("the document has no schema_version")]
     Missing,
     /// Migration to this target is not defined.
-    #[error("cannot migrate to {0}: the supported targets are {targets}", targets = SUPPORTED.join(", "))]
+    #[error(
+        "cannot migrate to {0}: the only migration target is {LATEST} (1.0.x and 1.1.x documents are migrated to it)"
+    )]
     UnknownTarget(String),
     /// The text is not one JSON document (or names a member twice).
     #[error("not JSON: {0}")]
@@ -151,8 +153,10 @@ pub fn migrate(mut document: Value, target: &str) -> Result<Value, VersionError>
 /// every number's text, the member order and the layout stay as they were. The same checks as
 /// [`migrate`] apply; a 1.1.x document comes back unchanged.
 pub fn migrate_text(json: &[u8], target: &str) -> Result<String, VersionError> {
-    let text = std::str::from_utf8(json).map_err(|e| VersionError::NotJson(e.to_string()))?;
-    let document = crate::read::value_from_slice(json).map_err(|e| VersionError::NotJson(e.to_string()))?;
+    let document =
+        crate::read::value_from_slice(json).map_err(|e| VersionError::NotJson(crate::read::malformed(json, &e)))?;
+    let text =
+        std::str::from_utf8(json).map_err(|e| VersionError::NotJson(format!("the document is not UTF-8 text: {e}")))?;
     let before = envelope_version(&document);
     migrate(document, target)?;
     if before?.minor >= 1 {

@@ -7,9 +7,10 @@
 //!
 //! | input | verdict |
 //! |---|---|
-//! | 100 000 nested arrays or objects, as the document, a property or an envelope's payload | one SCH-012 "recursion limit exceeded" at line/column (serde_json's limit of 128 levels) |
+//! | 100 000 nested arrays or objects, as the document, a property or an envelope's payload | one SCH-012 "nested deeper than 128 levels" at line/column (serde_json's limit of 128 levels) |
 //! | nesting just under the limit (127 levels) | parsed and judged (SCH-002, the `actual` cut 3 levels deep) |
-//! | a 100 MB string where any string goes | valid |
+//! | a document over the size limit (64 MiB by default, `Options::max_bytes`) | one SCH-015, not read |
+//! | a 100 MB string where any string goes (the limit raised) | valid |
 //! | a 100 MB string breaking `maxLength`, `pattern`, `enum`, `const` | one record whose `actual` is the first 200 characters and `…` |
 //! | 1 000 000 valid array items | valid |
 //! | 1 000 000 invalid array items | one record per item, each at its own pointer (100 000: the volume of a million is the same code path, and too slow for a debug test run) |
@@ -18,9 +19,11 @@
 //! | `NaN`, `Infinity`, `-Infinity` (and `+1`, `0x10`, `.5`, `01`) | SCH-012 at line/column |
 //! | an integer beyond 2^64 where the schema bounds it (`likelihood`) | read as a float: SCH-004 out of range |
 //! | an integer beyond 2^63 where the schema sets no maximum | SCH-002 "beyond the 64-bit range" from the type (docs/decisions.md D-110) |
-//! | `1e400` | SCH-012 "number out of range" |
+//! | `1e400` | SCH-012 "the number 1e400 is out of range" |
 //! | `3.0`, `3e0` where an integer is required | an integer, to the schema layer and the type alike (D-110); `1e2` is 100: SCH-004 |
-//! | empty input, whitespace only, a UTF-8 BOM, trailing garbage, NUL or newline in a string | SCH-012 at line/column |
+//! | empty input or whitespace only | SCH-012 "the document is empty" |
+//! | a UTF-8 BOM | SCH-012 "starts with a UTF-8 byte order mark" (named, not skipped: D-120) |
+//! | trailing garbage, NUL or newline in a string | SCH-012 at line/column |
 //!
 //! The NDJSON reader of the command line (10 000 lines, a 10 MB line) is tested in
 //! `crates/cli/tests/hostile_ndjson.rs`, where the binary can be run.
@@ -167,14 +170,14 @@ fn the_documents_used_here_are_valid() {
 #[test]
 fn nesting_100_000_levels_deep_is_malformed_json_not_a_stack_overflow() {
     for document in [nested_arrays(100_000), nested_objects(100_000), "[".repeat(100_000), r#"{"a":"#.repeat(100_000)] {
-        let (line, column) = malformed(&validate(document.as_bytes()), "recursion limit exceeded");
+        let (line, column) = malformed(&validate(document.as_bytes()), "nested deeper than 128 levels");
         assert_eq!(line, 1);
         assert!((128..=128 * 5).contains(&column), "column {column}");
         // The same with the schema named: the parse fails first.
-        malformed(&validate_as(RESEARCHER, document.as_bytes()), "recursion limit exceeded");
+        malformed(&validate_as(RESEARCHER, document.as_bytes()), "nested deeper than 128 levels");
     }
     // One level a line: the line number says where the limit was hit.
-    let (line, column) = malformed(&validate("[\n".repeat(100_000).as_bytes()), "recursion limit exceeded");
+    let (line, column) = malformed(&validate("[\n".repeat(100_000).as_bytes()), "nested deeper than 128 levels");
     assert_eq!((line, column), (128, 1));
 }
 
@@ -183,20 +186,20 @@ fn nesting_100_000_levels_deep_in_a_property_is_malformed_json() {
     for deep in [nested_arrays(100_000), nested_objects(100_000)] {
         // As the research topic of a researcher output.
         let document = researcher(&deep);
-        let (line, column) = malformed(&validate(&document), "recursion limit exceeded");
+        let (line, column) = malformed(&validate(&document), "nested deeper than 128 levels");
         let topic_at = RESEARCHER_TEMPLATE.find("{topic}").unwrap();
         assert_eq!(line, 1);
         assert!(column > topic_at && column < topic_at + 128 * 5, "column {column}");
-        malformed(&validate_as(RESEARCHER, &document), "recursion limit exceeded");
+        malformed(&validate_as(RESEARCHER, &document), "nested deeper than 128 levels");
         // As the payload of an envelope, and inside the payload.
         for document in [envelope(&deep), envelope(std::str::from_utf8(&researcher(&deep)).unwrap())] {
-            malformed(&validate(&document), "recursion limit exceeded");
-            malformed(&validate_as(ENVELOPE, &document), "recursion limit exceeded");
+            malformed(&validate(&document), "nested deeper than 128 levels");
+            malformed(&validate_as(ENVELOPE, &document), "nested deeper than 128 levels");
             match SessionContext::from_slice(&document) {
                 Err(EnvelopeError::Json { line, column, message }) => {
                     assert_eq!(line, 1);
                     assert!(column > 0);
-                    assert!(message.contains("recursion limit exceeded"), "{message}");
+                    assert!(message.contains("nested deeper than 128 levels"), "{message}");
                 }
                 other => panic!("expected a JSON error, got {other:?}"),
             }
@@ -213,7 +216,7 @@ fn nesting_just_under_the_limit_is_judged_and_quoted_briefly() {
     records_are_small(&report);
     assert_eq!(report.records[0].actual, Some(json!([[["[… 1 items]"]]])));
     // 127 more do not.
-    malformed(&validate(&researcher(&nested_arrays(127))), "recursion limit exceeded");
+    malformed(&validate(&researcher(&nested_arrays(127))), "nested deeper than 128 levels");
     // Where any value goes (an unknown property), a deep value is kept and the document valid.
     let document =
         researcher_with(r#""ps-researcher""#, r#""t""#, ONE_FINDING, &format!(r#","x":{}"#, nested_objects(126)));
@@ -236,6 +239,11 @@ fn nesting_just_under_the_limit_is_judged_and_quoted_briefly() {
 // ---------------------------------------------------------------------------------------------
 
 /// 100 MB of text as a JSON string (with its quotes), built once for every case below.
+/// A validator that takes documents past the default size limit of 64 MiB.
+fn roomy() -> Validator {
+    Validator::with_options(jerry_contracts::validation::Options { max_bytes: 1 << 30, ..Default::default() })
+}
+
 fn hundred_megabytes() -> Vec<u8> {
     const SIZE: usize = 100 * 1024 * 1024;
     let mut text = Vec::with_capacity(SIZE + 2);
@@ -264,8 +272,10 @@ fn a_100_mb_string_is_judged_and_quoted_briefly() {
     let cut = Value::String(format!("{}…", "abcdefghij".repeat(20)));
     let hole = r#""HOLE""#;
 
+    // Past the default size limit (64 MiB): one SCH-015, the document not read.
+    assert_eq!(validate(&splice(&researcher(hole), hole, &big)).codes(), ["SCH-015"]);
     // Where any string goes: valid.
-    let report = validate(&splice(&researcher(hole), hole, &big));
+    let report = roomy().validate(&splice(&researcher(hole), hole, &big));
     assert!(report.records.is_empty(), "{:?}", records(&report));
 
     // Where the string breaks a rule: one record, the value cut after 200 characters.
@@ -284,14 +294,14 @@ fn a_100_mb_string_is_judged_and_quoted_briefly() {
     ];
     for (findings, pointer, code, keyword) in cases {
         let template = researcher_with(r#""ps-researcher""#, r#""t""#, &findings, "");
-        let report = validate(&splice(&template, hole, &big));
+        let report = roomy().validate(&splice(&template, hole, &big));
         assert_eq!(records(&report), one(code, pointer, keyword));
         assert_eq!(report.records[0].actual.as_ref(), Some(&cut), "{pointer}");
         records_are_small(&report);
     }
     // A 100 MB agent id, against the named schema: the constant is not met.
     let template = researcher_with(hole, r#""t""#, ONE_FINDING, "");
-    let report = validate_as(RESEARCHER, &splice(&template, hole, &big));
+    let report = roomy().validate_as(RESEARCHER, &splice(&template, hole, &big));
     assert_eq!(records(&report), one("SCH-008", "/agent_id", "const"));
     assert_eq!(report.records[0].actual.as_ref(), Some(&cut));
     records_are_small(&report);
@@ -311,11 +321,11 @@ fn an_unknown_agent_id_is_quoted_whole_up_to_80_characters() {
 fn a_100_mb_unknown_agent_id_is_quoted_briefly() {
     let hole = r#""HOLE""#;
     let template = researcher_with(hole, r#""t""#, ONE_FINDING, "");
-    let report = validate(&splice(&template, hole, &hundred_megabytes()));
+    let report = roomy().validate(&splice(&template, hole, &hundred_megabytes()));
     assert_eq!(records(&report), one("SCH-011", "/agent_id", ""));
     records_are_small(&report);
     let mission = splice(br#"{"schema_name":"HOLE","schema_version":"v1"}"#, hole, &hundred_megabytes());
-    let report = validate(&mission);
+    let report = roomy().validate(&mission);
     assert_eq!(records(&report), one("SCH-011", "/schema_name", ""));
     records_are_small(&report);
 }
@@ -400,6 +410,28 @@ fn a_duplicate_member_is_refused_on_every_path() {
         let tracked = jerry_contracts::typed::from_slice::<ResearcherOutput>(&document).expect_err("refused");
         assert_eq!(tracked.pointer, pointer, "{tracked:?}");
     }
+    // Inside the value of an undeclared member (kept as its text), and inside a member of
+    // free-form JSON (checkpoint `outputs[].payload`): refused on every path too.
+    for (extra, pointer) in
+        [(r#","x-a":{"b":1,"b":2}"#, "/x-a/b"), (r#","x-a":[0,{"c":{"b":1,"b":[]}}]"#, "/x-a/1/c/b")]
+    {
+        let document = researcher_with(r#""ps-researcher""#, r#""t""#, ONE_FINDING, extra);
+        duplicate("SCH-014", pointer, "b", &validate(&document));
+        duplicate("SCH-014", pointer, "b", &validate_as(RESEARCHER, &document));
+        let typed = serde_json::from_slice::<ResearcherOutput>(&document).expect_err("a typed read refuses it");
+        assert!(typed.to_string().contains("duplicate member `b`"), "{typed}");
+    }
+    let checkpoint = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/infrastructure/checkpoint/valid/maximal.json"),
+    )
+    .unwrap();
+    let mut checkpoint: Value = serde_json::from_str(&checkpoint).unwrap();
+    checkpoint["state"]["outputs"][0]["payload"] = json!({"marker": 1});
+    let text = serde_json::to_string(&checkpoint).unwrap().replace(r#"{"marker":1}"#, r#"{"marker":1,"marker":2}"#);
+    duplicate("SCH-014", "/state/outputs/0/payload/marker", "marker", &validate(text.as_bytes()));
+    let typed = serde_json::from_str::<jerry_contracts::infrastructure::Checkpoint>(&text).expect_err("refused");
+    assert!(typed.to_string().contains("duplicate member `marker`"), "{typed}");
     // Through the envelope: two payloads, and a duplicate inside the payload.
     let two_payloads = envelope(r#"{"key_findings":[],"confidence":{"overall":0.5}},"payload":7"#);
     duplicate("SCH-014", "/payload", "payload", &validate(&two_payloads));
@@ -474,7 +506,8 @@ fn numbers_beyond_64_bits_are_out_of_range_not_a_panic() {
     }
     // A float past f64: serde_json refuses it.
     for literal in ["1e400", "-1e400", "184467440737095516160e300"] {
-        malformed(&validate(&risk(literal)), "number out of range");
+        // The message names the number, not only the fact.
+        malformed(&validate(&risk(literal)), &format!("the number {literal} is out of range"));
     }
     // And the bounds the schema sets are judged exactly: 5 is in (the score 12 is then wrong, a
     // semantic matter), 5.000000000000001 is a fraction.
@@ -533,11 +566,11 @@ fn an_integer_beyond_64_bits_where_any_integer_goes_is_refused_by_the_type() {
 
 #[test]
 fn empty_blank_bom_and_trailing_garbage_are_malformed() {
-    assert_eq!(malformed(&validate(b""), "EOF while parsing a value"), (1, 0));
-    assert_eq!(malformed(&validate(b" \t\r\n  \n"), "EOF while parsing a value"), (3, 0));
-    // RFC 8259 §8.1: a parser MAY ignore a byte order mark; serde_json does not.
+    assert_eq!(malformed(&validate(b""), "the document is empty"), (1, 0));
+    assert_eq!(malformed(&validate(b" \t\r\n  \n"), "the document is empty"), (3, 0));
+    // RFC 8259 §8.1: a parser MAY ignore a byte order mark; this one names it (D-120).
     let document = [b"\xEF\xBB\xBF".as_slice(), &researcher(r#""t""#)].concat();
-    assert_eq!(malformed(&validate(&document), "expected value"), (1, 1));
+    assert_eq!(malformed(&validate(&document), "starts with a UTF-8 byte order mark"), (1, 1));
     // Trailing garbage after a valid document; trailing whitespace is fine.
     let valid = researcher(r#""t""#);
     let at = valid.len() + 2;

@@ -70,6 +70,7 @@ catalogue! {
     SCH_MALFORMED = "SCH-012", Schema, Error, None, "Malformed JSON", "Fix the JSON syntax at the line and column given";
     SCH_VERSION = "SCH-013", Schema, Error, None, "Unsupported schema version", "Produce a 1.x envelope or migrate the consumer";
     SCH_DUPLICATE_MEMBER = "SCH-014", Schema, Error, None, "Duplicate object member", "Name each member once: readers disagree on which of two values counts";
+    SCH_TOO_LARGE = "SCH-015", Schema, Error, None, "Document larger than the size limit", "Split the document, or raise the limit (`--max-bytes`, Options::max_bytes) if it is trusted";
     SEM_EMPTY_FINDINGS = "SEM-001", Semantic, Warning, None, "Empty findings array", "Add at least one finding";
     SEM_LOW_CONFIDENCE = "SEM-002", Semantic, Warning, None, "Confidence score unusually low (<0.3)", "Review analysis quality";
     SEM_RISK_SCORE = "SEM-003", Semantic, Error, None, "risk_score is not likelihood × consequence", "Set risk_score to likelihood × consequence";
@@ -88,6 +89,7 @@ catalogue! {
     SEM_TASK_CYCLE = "SEM-016", Semantic, Error, None, "Task graph has a cycle", "Break the cycle: the graph must be acyclic";
     SEM_SESSION = "SEM-017", Semantic, Warning, None, "Session mismatch - may be stale state", "Decide: accept with warning or reject";
     SEM_WORKFLOW_ID = "SEM-018", Semantic, Error, None, "workflow_id differs from workflow_state.workflow_id", "Use one workflow id in both places";
+    SEM_V10_PAYLOAD = "SEM-019", Semantic, Warning, None, "Payload of a 1.0.x handoff breaks its agent's output schema or rules", "Migrate the handoff to 1.1.0 (`jerry-contracts migrate`) and fix the payload: 1.1.0 makes these errors";
     CON_DISCLAIMER = "CON-001", Constitutional, Error, Some("P-043"), "P-043: Disclaimer not included", "Add mandatory disclaimer";
     CON_ORPHAN_REQUIREMENTS = "CON-002", Constitutional, Error, Some("P-040"), "P-040: Orphan requirements detected", "Add parent traces";
     CON_NESTING = "CON-003", Constitutional, Error, Some("P-003"), "P-003: trace.depth exceeds 1 (workers spawning workers)", "Hand work back to the orchestrator instead of nesting";

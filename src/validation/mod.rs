@@ -27,11 +27,12 @@ pub use facts::Facts;
 pub use report::{Report, record, with_values};
 pub use schema::equal as json_equal;
 
+use crate::common::ErrorRecordSeverity;
 use crate::registry::{self, SchemaInfo};
 use crate::session_context::{v1_0, v1_1};
 
 /// What a validation run knows beyond the document.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Options {
     /// Repository root: when given, artifact references are resolved against it (REF-001) and
     /// their checksums verified (REF-004).
@@ -41,12 +42,35 @@ pub struct Options {
     /// Requirement ids known to the run (besides those the document defines): references to
     /// other ids get REF-002 (warning). When nothing is known, references are not judged.
     pub known_requirements: BTreeSet<String>,
+    /// The largest document, in bytes, that is judged: a longer one gets SCH-015 and is not
+    /// read ([`Options::DEFAULT_MAX_BYTES`] unless set). [`read_limited`] reads a stream up to
+    /// the same limit.
+    pub max_bytes: usize,
 }
 
-/// Validates documents with a set of [`Options`].
+impl Options {
+    /// The default [`Options::max_bytes`]: 64 MiB, some ten thousand times the largest
+    /// handoff of the seeds' examples.
+    pub const DEFAULT_MAX_BYTES: usize = 64 << 20;
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            root: None,
+            expected_session: None,
+            known_requirements: BTreeSet::new(),
+            max_bytes: Self::DEFAULT_MAX_BYTES,
+        }
+    }
+}
+
+/// Validates documents with a set of [`Options`]. Clones share the run's cache of artifact
+/// digests, so each artifact is hashed at most once however many documents name it.
 #[derive(Debug, Clone, Default)]
 pub struct Validator {
     options: Options,
+    digests: std::sync::Arc<reference::Digests>,
 }
 
 impl Validator {
@@ -57,7 +81,7 @@ impl Validator {
 
     /// A validator with these options.
     pub fn with_options(options: Options) -> Self {
-        Self { options }
+        Self { options, digests: Default::default() }
     }
 
     /// The options in use.
@@ -65,8 +89,57 @@ impl Validator {
         &self.options
     }
 
+    /// Adds requirement ids to [`Options::known_requirements`], in place (the cost is that of
+    /// the new ids, not of the ids already known). Whether any was new.
+    pub fn learn_requirements<I: IntoIterator<Item = String>>(&mut self, ids: I) -> bool {
+        let before = self.options.known_requirements.len();
+        self.options.known_requirements.extend(ids);
+        self.options.known_requirements.len() > before
+    }
+
+    /// The requirement ids a report's document teaches the run: those a valid nse-requirements
+    /// output defines (`requirements[].id`), in order. Empty for any other report.
+    pub fn requirements_taught(report: &Report, bytes: &[u8]) -> Vec<String> {
+        #[derive(serde::Deserialize)]
+        struct Requirements {
+            #[serde(default)]
+            requirements: Vec<Requirement>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Requirement {
+            id: String,
+        }
+        if report.schema != Some("agents/nse/requirements_output") || !report.is_valid() {
+            return Vec::new();
+        }
+        match serde_json::from_slice::<Requirements>(bytes) {
+            Ok(output) => output.requirements.into_iter().map(|r| r.id).collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// Whether a report on a document of this schema can change when more requirement ids are
+    /// known (REF-002 is judged on nse-risk, nse-verification and nse-architecture outputs, on
+    /// their own or as a handoff's payload). A caller that learns ids as it goes judges such a
+    /// document again after learning.
+    pub fn reads_known_requirements(schema: Option<&str>) -> bool {
+        matches!(
+            schema,
+            Some(
+                "agents/nse/risk_output"
+                    | "agents/nse/verification_output"
+                    | "agents/nse/architecture_output"
+                    | "session_context/v1.0.0"
+                    | "session_context/v1.1.0"
+            )
+        )
+    }
+
     /// Validates `bytes`, detecting the schema from the document.
     pub fn validate(&self, bytes: &[u8]) -> Report {
+        if let Some(report) = self.too_large(bytes.len()) {
+            return report;
+        }
         if let Some(report) = self.fast(None, bytes) {
             return report;
         }
@@ -78,6 +151,9 @@ impl Validator {
 
     /// Validates `bytes` against the schema named `name` (any name [`registry::lookup`] takes).
     pub fn validate_as(&self, name: &str, bytes: &[u8]) -> Report {
+        if let Some(report) = self.too_large(bytes.len()) {
+            return report;
+        }
         if let Some(report) = self.fast(Some(name), bytes) {
             return report;
         }
@@ -85,6 +161,11 @@ impl Validator {
             Ok(value) => self.validate_value(Some(name), &value),
             Err(report) => report,
         }
+    }
+
+    /// SCH-015 for a document of `len` bytes when that is over [`Options::max_bytes`].
+    fn too_large(&self, len: usize) -> Option<Report> {
+        (len > self.options.max_bytes).then(|| too_large(len as u64, self.options.max_bytes))
     }
 
     /// The fast path for a schema-valid envelope, agent output or task graph: a document that
@@ -133,7 +214,38 @@ impl Validator {
     fn rules(&self, subject: &Subject, report: &mut Report) {
         semantic::check(subject, &self.options, report);
         constitutional::check(subject, &self.options, report);
-        reference::check(subject, &self.options, report);
+        reference::check(subject, &self.options, &self.digests, report);
+        if let Subject::Envelope10(envelope) = subject {
+            self.v10_payload(envelope, report);
+        }
+    }
+
+    /// A 1.0.x handoff's payload is bound only to the generic payload shape (seed 001), yet it may
+    /// name an agent (`payload.agent_id`) whose output has a schema and rules. Rather than skip
+    /// them without a word, the payload is judged as that agent's output, and each error found is
+    /// relayed as a SEM-019 warning at its place under `/payload` (decision D-119): a 1.0.x
+    /// document the seeds accept stays valid, and nothing wrong in it goes unsaid.
+    fn v10_payload(&self, envelope: &v1_0::SessionContext, report: &mut Report) {
+        let Some(agent) = envelope.payload.extra.get_str("agent_id") else { return };
+        let Some(info) = registry::lookup(&agent).filter(|info| info.agent_id.as_deref() == Some(&*agent)) else {
+            return;
+        };
+        let Ok(payload) = serde_json::to_value(&envelope.payload) else { return };
+        let inner = self.validate_value(Some(info.name), &payload);
+        // Warnings of the agent's rules that the generic payload shares (SEM-002, CON-005) are
+        // already reported on the payload; its errors are what 1.0.x would let pass.
+        for finding in inner.records.into_iter().filter(|r| r.severity == ErrorRecordSeverity::Error) {
+            let place = finding.path.as_deref().unwrap_or("");
+            let mut relayed = record(
+                &codes::SEM_V10_PAYLOAD,
+                &format!("/payload{place}"),
+                format!("as {} output ({}): {}", info.name, finding.error_code, finding.message),
+            );
+            relayed.expected = finding.expected;
+            relayed.actual = finding.actual;
+            relayed.constitutional_principle = finding.constitutional_principle;
+            report.push(relayed);
+        }
     }
 
     /// Validates a parsed document, against `schema` when given, else the detected one.
@@ -316,6 +428,44 @@ pub fn validate_as(name: &str, bytes: &[u8]) -> Report {
     Validator::new().validate_as(name, bytes)
 }
 
+/// The report on a document over the size limit: SCH-015, naming both sizes. `len` is what was
+/// read, which may be just past the limit (reading stops there).
+pub fn too_large(len: u64, max_bytes: usize) -> Report {
+    let mut report = Report::default();
+    report.push(record(
+        &codes::SCH_TOO_LARGE,
+        "",
+        format!("the document is over the limit of {max_bytes} bytes ({len} bytes read); it was not judged"),
+    ));
+    report
+}
+
+/// What [`read_limited`] read.
+#[derive(Debug)]
+pub enum Limited {
+    /// The whole stream, within the limit.
+    Whole(Vec<u8>),
+    /// The stream holds more than the limit; reading stopped one byte past it, and the bytes
+    /// read are dropped. The report for it is [`too_large`].
+    TooLarge {
+        /// Bytes read before stopping (the limit plus one).
+        read: u64,
+    },
+}
+
+/// Reads `reader` to its end, or stops one byte past `max_bytes` (memory stays within the
+/// limit, whatever the stream holds).
+pub fn read_limited<R: std::io::Read>(reader: R, max_bytes: usize) -> std::io::Result<Limited> {
+    use std::io::Read as _;
+    let cap = u64::try_from(max_bytes).unwrap_or(u64::MAX).saturating_add(1);
+    let mut bytes = Vec::new();
+    let read = reader.take(cap).read_to_end(&mut bytes)?;
+    if read > max_bytes {
+        return Ok(Limited::TooLarge { read: read as u64 });
+    }
+    Ok(Limited::Whole(bytes))
+}
+
 fn parse(bytes: &[u8]) -> Result<Value, Report> {
     crate::read::value_from_slice(bytes).map_err(|err| {
         let mut report = Report::default();
@@ -323,9 +473,7 @@ fn parse(bytes: &[u8]) -> Result<Value, Report> {
             report.push(record(&codes::SCH_DUPLICATE_MEMBER, &duplicate.pointer, duplicate.message));
             return report;
         }
-        let message = err.to_string();
-        let what = message.rfind(" at line ").map_or(message.as_str(), |at| &message[..at]);
-        report.push(record(&codes::SCH_MALFORMED, "", format!("line {} column {}: {what}", err.line(), err.column())));
+        report.push(record(&codes::SCH_MALFORMED, "", crate::read::malformed(bytes, &err)));
         report
     })
 }

@@ -10,11 +10,12 @@
 //! - REF-002: requirement ids referenced but neither defined by the document nor among
 //!   [`Options::known_requirements`]; only judged when some id is known.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -24,9 +25,9 @@ use super::{Options, Report, Subject, codes, record, with_values};
 use crate::session_context::v1_1::Payload;
 
 /// Runs the cross-reference rules on a schema-valid document.
-pub(crate) fn check(subject: &Subject, options: &Options, report: &mut Report) {
+pub(crate) fn check(subject: &Subject, options: &Options, digests: &Digests, report: &mut Report) {
     let Some(output) = output(subject) else { return };
-    artifacts(&output, options, report);
+    artifacts(&output, options, digests, report);
     requirements(&output, options, report);
 }
 
@@ -69,7 +70,7 @@ fn path_problem(path: &str) -> Option<&'static str> {
 type Root = Result<PathBuf, String>;
 
 /// REF-003 on every artifact path; REF-001 and REF-004 when a root is given.
-fn artifacts(output: &Output<'_>, options: &Options, report: &mut Report) {
+fn artifacts(output: &Output<'_>, options: &Options, digests: &Digests, report: &mut Report) {
     let Some(list) = output.artifacts() else { return };
     let mut root: Option<Root> = None;
     for (i, artifact) in list.iter().enumerate() {
@@ -87,12 +88,12 @@ fn artifacts(output: &Output<'_>, options: &Options, report: &mut Report) {
         let root = root.get_or_insert_with(|| {
             given.canonicalize().map_err(|err| format!("the root {} cannot be resolved: {err}", given.display()))
         });
-        on_disk(artifact, root, &pointer(), report);
+        on_disk(artifact, root, digests, &pointer(), report);
     }
 }
 
 /// REF-001 / REF-004 for one repository-relative artifact path.
-fn on_disk(artifact: &ArtifactRef<'_>, root: &Root, pointer: &str, report: &mut Report) {
+fn on_disk(artifact: &ArtifactRef<'_>, root: &Root, digests: &Digests, pointer: &str, report: &mut Report) {
     let path = artifact.path;
     let missing = |report: &mut Report, why: String| {
         report.push(record(&codes::REF_ARTIFACT_MISSING, &format!("{pointer}/path"), format!("{path:?} {why}")));
@@ -128,7 +129,7 @@ fn on_disk(artifact: &ArtifactRef<'_>, root: &Root, pointer: &str, report: &mut 
         return missing(report, "is not a regular file".to_owned());
     }
     let Some(checksum) = artifact.checksum else { return };
-    let computed = match sha256(&real) {
+    let computed = match digests.of(&real) {
         Ok(digest) => digest,
         Err(err) => return missing(report, format!("cannot be read: {err}")),
     };
@@ -143,6 +144,30 @@ fn on_disk(artifact: &ArtifactRef<'_>, root: &Root, pointer: &str, report: &mut 
             Some(json!(checksum)),
             Some(json!(format!("sha256:{computed}"))),
         ));
+    }
+}
+
+/// The SHA-256 digests of the artifacts a run has hashed, by resolved path: each file is read
+/// and hashed at most once per run, however many documents (on however many threads) name it.
+/// The run sees each artifact as it was when first hashed.
+#[derive(Debug, Default)]
+pub(crate) struct Digests {
+    files: Mutex<HashMap<PathBuf, Arc<Once>>>,
+}
+
+/// One artifact's digest (lowercase hex) or why it could not be read, computed once.
+type Once = OnceLock<Result<String, String>>;
+
+impl Digests {
+    /// The lowercase hex SHA-256 of the file at `real` (a canonical path), or why it cannot be
+    /// read.
+    fn of(&self, real: &Path) -> Result<String, String> {
+        let cell = {
+            // A panic elsewhere while the lock was held leaves the map as it was: still usable.
+            let mut files = self.files.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            Arc::clone(files.entry(real.to_path_buf()).or_default())
+        };
+        cell.get_or_init(|| sha256(real).map_err(|err| err.to_string())).clone()
     }
 }
 
@@ -170,11 +195,15 @@ fn sha256(path: &Path) -> io::Result<String> {
 /// `test_cases[].verifies[]`, nse-architecture `system_elements[].allocated_requirements[]`.
 fn requirements(output: &Output<'_>, options: &Options, report: &mut Report) {
     let Kind::Agent(payload) = output.kind else { return };
-    let mut known: BTreeSet<&str> = options.known_requirements.iter().map(String::as_str).collect();
+    // The run's ids are consulted in place (never copied: a run may know many); the document's
+    // own are few.
+    let known = &options.known_requirements;
+    let mut own: BTreeSet<&str> = BTreeSet::new();
     if let Payload::NseRequirements(o) = payload {
-        known.extend(o.requirements.iter().map(|r| r.id.as_str()));
+        own.extend(o.requirements.iter().map(|r| r.id.as_str()).filter(|id| !known.contains(*id)));
     }
-    if known.is_empty() {
+    let count = known.len() + own.len();
+    if count == 0 {
         // Nothing to hold the references against (and no pointer worth building).
         return;
     }
@@ -213,15 +242,12 @@ fn requirements(output: &Output<'_>, options: &Options, report: &mut Report) {
         _ => {}
     }
     for (pointer, id) in references {
-        if !known.contains(id) {
+        if !known.contains(id) && !own.contains(id) {
             report.push(with_values(
                 record(
                     &codes::REF_UNKNOWN_REQUIREMENT,
                     &pointer,
-                    format!(
-                        "requirement {id} is referenced but is not among the {} known requirement ids",
-                        known.len()
-                    ),
+                    format!("requirement {id} is referenced but is not among the {count} known requirement ids"),
                 ),
                 None,
                 Some(json!(id)),

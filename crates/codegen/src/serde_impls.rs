@@ -145,6 +145,7 @@ fn struct_impls(item: &mut syn::ItemStruct) -> Result<TokenStream, String> {
         let slot = format_ident!("__f{index}");
         slots.push(quote!(let mut #slot: ::std::option::Option<#ty> = ::std::option::Option::None;));
         let read = match &serde.deserialize_with {
+            _ if holds_json_value(&ty) => strict_read(&ty, serde.deserialize_with.as_ref()),
             Some(path) => quote! {{
                 struct __With(#ty);
                 impl<'de> ::serde::Deserialize<'de> for __With {
@@ -238,4 +239,32 @@ fn struct_impls(item: &mut syn::ItemStruct) -> Result<TokenStream, String> {
             }
         }
     })
+}
+
+/// Whether a field's type holds free-form JSON (`serde_json::Value`, a map or list of them):
+/// serde_json's own reader of those keeps the last of two members of the same name.
+pub(crate) fn holds_json_value(ty: &syn::Type) -> bool {
+    quote!(#ty).to_string().replace(' ', "").contains("serde_json::Value")
+}
+
+/// Reads a field of free-form JSON as the runtime's strict value (a member named twice anywhere
+/// in it is an error, D-111), then as its type (with its `deserialize_with`, if any).
+pub(crate) fn strict_read(ty: &syn::Type, deserialize_with: Option<&syn::ExprPath>) -> TokenStream {
+    let convert = match deserialize_with {
+        Some(path) => quote!(#path(__strict)),
+        None => quote!(<#ty as ::serde::Deserialize>::deserialize(__strict)),
+    };
+    // The conversion happens inside `next_value`, so that a path-tracking reader places its
+    // error at the field.
+    quote! {{
+        struct __Strict(#ty);
+        impl<'de> ::serde::Deserialize<'de> for __Strict {
+            fn deserialize<__D: ::serde::Deserializer<'de>>(__d: __D) -> ::std::result::Result<Self, __D::Error> {
+                let __strict = <::jerry_contracts::read::StrictValue as ::serde::Deserialize>::deserialize(__d)?.0;
+                let __typed: ::std::result::Result<#ty, ::serde_json::Error> = #convert;
+                __typed.map(__Strict).map_err(::serde::de::Error::custom)
+            }
+        }
+        ::serde::de::MapAccess::next_value::<__Strict>(&mut __map)?.0
+    }}
 }

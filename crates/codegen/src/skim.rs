@@ -402,6 +402,14 @@ fn value_type(ty: &Type, serde: &FieldSerde) -> (Option<Type>, bool) {
 /// its `garde` attribute on it; evaluates to the value.
 fn whole(ty: &Type, attrs: &[Attribute], serde: &FieldSerde) -> TokenStream {
     let (defs, check) = checker(ty, attrs);
+    if crate::serde_impls::holds_json_value(ty) {
+        let read = crate::serde_impls::strict_read(ty, serde.deserialize_with.as_ref());
+        return quote! {{
+            #defs
+            let __v = #read;
+            ::jerry_contracts::skim::Whole::<#check>::checked(__v)?
+        }};
+    }
     match &serde.deserialize_with {
         Some(path) => quote! {{
             #defs
