@@ -82,9 +82,14 @@ impl LintReport {
     }
 }
 
-/// Lints the corpus and fixtures named by `options`. Fails only when a directory cannot be read.
+/// Lints the corpus and fixtures named by `options`. Fails when a directory cannot be read or
+/// holds no schema at all.
 pub fn lint(options: &LintOptions) -> Result<LintReport, String> {
     let corpus = Corpus::load(&options.schemas).map_err(|e| e.to_string())?;
+    if corpus.schemas.is_empty() && corpus.problems.is_empty() {
+        // Nothing to lint is not a clean corpus.
+        return Err(format!("{}: no schemas (no *.json file below it)", options.schemas.display()));
+    }
     if !options.fixtures.is_dir() {
         return Err(format!("{}: no such fixture directory", options.fixtures.display()));
     }

@@ -1,12 +1,31 @@
 //! The `jerry-contracts` command line. Each subcommand lives in its own module; this file parses
-//! arguments and maps outcomes to exit codes: 0 all clean, 1 problems found, 2 usage or I/O error.
+//! arguments and maps outcomes to exit codes: 0 all clean, 1 problems found, 2 usage or I/O error
+//! (a failed write included; a reader that went away early is a quiet stop).
 
-mod lint;
-mod tools;
-mod validate;
-
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+use jerry_contracts::validation::Options;
+use jerry_contracts_cli::output::{self, finish};
+use jerry_contracts_cli::{complain, lint, tools, validate};
+
+/// Parses a byte count: digits, optionally followed by K, M or G (KiB, MiB, GiB).
+fn byte_count(text: &str) -> Result<usize, String> {
+    let (digits, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((at, _)) => text.split_at(at),
+        None => (text, ""),
+    };
+    let shift = match unit {
+        "" => 0,
+        "K" | "k" | "KiB" => 10,
+        "M" | "m" | "MiB" => 20,
+        "G" | "g" | "GiB" => 30,
+        _ => return Err(format!("{text:?} is not a byte count (digits, then optionally K, M or G)")),
+    };
+    let number: usize = digits.parse().map_err(|_| format!("{text:?} is not a byte count"))?;
+    number.checked_mul(1 << shift).ok_or_else(|| format!("{text:?} is too large"))
+}
 
 use clap::{Parser, Subcommand};
 
@@ -50,6 +69,17 @@ enum Command {
         /// Read every input as NDJSON (one document a line); `*.ndjson` files always are.
         #[arg(long)]
         ndjson: bool,
+        /// The largest document, and the longest NDJSON line, judged: a longer one is reported
+        /// (SCH-015) without being read on. Bytes, or with K, M or G.
+        #[arg(long, value_parser = byte_count, default_value = "64M")]
+        max_bytes: usize,
+        /// Follow symbolic links to directories while walking a directory (a link back to a
+        /// directory being walked is still not walked twice).
+        #[arg(long)]
+        follow: bool,
+        /// Exit 0 when the inputs hold no document at all (by default that is exit 2).
+        #[arg(long)]
+        allow_empty: bool,
         /// Files, directories (every *.json and *.ndjson below them), or `-` for standard input.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
@@ -60,6 +90,10 @@ enum Command {
         /// The target version.
         #[arg(long, default_value = "1.1.0")]
         to: String,
+        /// The largest document migrated: a longer one is reported without being read on.
+        /// Bytes, or with K, M or G.
+        #[arg(long, value_parser = byte_count, default_value = "64M")]
+        max_bytes: usize,
         /// Files, or `-` for standard input.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
@@ -91,9 +125,13 @@ enum Command {
     /// Write the schema reference (one Markdown page per schema, an index with the agent handoff
     /// graph) from the schemas, their fixtures and the cross-pollination matrix of a checkout.
     Docs {
-        /// Where the pages go (stale pages there are removed).
+        /// Where the pages go. Only files that carry the generated-page marker are overwritten or
+        /// removed (stale pages); links are never followed.
         #[arg(long, default_value = "docs/schemas")]
         out: PathBuf,
+        /// Write into a non-empty directory that holds no generated page yet.
+        #[arg(long)]
+        force: bool,
         /// The schema directory.
         #[arg(long, default_value = "schemas")]
         schemas: PathBuf,
@@ -114,89 +152,95 @@ fn main() -> ExitCode {
             return if err.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
         }
     };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let tool = match &cli.command {
-        Command::Migrate { to, paths } => Some(tools::migrate(to, paths, &mut out)),
-        Command::Example { name } => Some(tools::example(name, &mut out)),
-        Command::Schema { name } => Some(tools::schema(name, &mut out)),
-        Command::List => Some(tools::list(&mut out)),
-        _ => None,
-    };
-    drop(out);
-    if let Some(result) = tool {
-        return result.unwrap_or_else(|err| {
-            // A reader that stopped early (`| head`) is not a failure of ours.
-            if err.kind() == std::io::ErrorKind::BrokenPipe {
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("jerry-contracts: {err}");
-            ExitCode::from(2)
-        });
-    }
+    let mut out = BufWriter::new(std::io::stdout().lock());
     match cli.command {
-        Command::Validate { schema, format, root, session, ndjson, paths } => {
-            let request = validate::Request { schema, format, root, session, ndjson, paths };
-            let stdout = std::io::stdout();
-            let mut out = std::io::BufWriter::new(stdout.lock());
-            match validate::run(&request, &mut out, &mut std::io::stderr()) {
-                Ok(outcome) => {
-                    if std::io::Write::flush(&mut out).is_err() || outcome.io_errors > 0 {
-                        ExitCode::from(2)
-                    } else if outcome.invalid > 0 {
-                        ExitCode::from(1)
-                    } else {
-                        ExitCode::SUCCESS
-                    }
-                }
-                Err(err) => {
-                    eprintln!("jerry-contracts validate: {err}");
-                    ExitCode::from(2)
-                }
+        Command::Migrate { to, max_bytes, paths } => {
+            let mut status = ExitCode::SUCCESS;
+            let written = tools::migrate(&to, max_bytes, &paths, &mut out, &mut status);
+            finish("migrate", status, written.and_then(|()| out.flush()))
+        }
+        Command::Example { name } => {
+            let mut status = ExitCode::SUCCESS;
+            let written = tools::example(&name, &mut out, &mut status);
+            finish("example", status, written.and_then(|()| out.flush()))
+        }
+        Command::Schema { name } => {
+            let mut status = ExitCode::SUCCESS;
+            let written = tools::schema(&name, &mut out, &mut status);
+            finish("schema", status, written.and_then(|()| out.flush()))
+        }
+        Command::List => finish("list", ExitCode::SUCCESS, tools::list(&mut out).and_then(|()| out.flush())),
+        Command::Validate { schema, format, root, session, ndjson, max_bytes, follow, allow_empty, paths } => {
+            let request =
+                validate::Request { schema, format, root, session, ndjson, max_bytes, follow, allow_empty, paths };
+            if let Some(problem) = request.usage_error() {
+                complain!("jerry-contracts validate: {problem}");
+                return ExitCode::from(2);
             }
+            let mut outcome = validate::Outcome::default();
+            let written = validate::run(&request, &mut out, &mut outcome).and_then(|()| out.flush());
+            let gone = written.as_ref().is_err_and(output::is_gone);
+            let status = if outcome.io_errors > 0 {
+                ExitCode::from(2)
+            } else if outcome.documents == 0 && !request.allow_empty && !gone {
+                complain!(
+                    "jerry-contracts validate: no documents: the inputs hold none (an empty directory, blank \
+                     NDJSON, no *.json or *.ndjson file); pass --allow-empty to accept that"
+                );
+                ExitCode::from(2)
+            } else if outcome.invalid > 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            };
+            finish("validate", status, written)
         }
         Command::Diff { old, new, format } => match jerry_contracts_codegen::diff::verdict_files(&old, &new) {
             Ok(verdict) => {
-                match format {
-                    validate::Format::Human => println!("{verdict}"),
-                    validate::Format::Json => println!("{}", verdict.to_json()),
-                }
-                if verdict.ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
+                let status = if verdict.ok { ExitCode::SUCCESS } else { ExitCode::from(1) };
+                let written = match format {
+                    validate::Format::Human => writeln!(out, "{verdict}"),
+                    validate::Format::Json => writeln!(out, "{}", verdict.to_json()),
+                };
+                finish("diff", status, written.and_then(|()| out.flush()))
             }
             Err(err) => {
-                eprintln!("jerry-contracts diff: {err}");
+                complain!("jerry-contracts diff: {}", output::escape(&err.to_string()));
                 ExitCode::from(2)
             }
         },
-        Command::Docs { out, schemas, fixtures, matrix } => {
+        Command::Docs { out: dir, force, schemas, fixtures, matrix } => {
             use jerry_contracts_codegen::docs;
             match docs::render(&schemas, &fixtures, &matrix) {
-                Ok(pages) => match docs::write(&out, &pages) {
-                    Ok(()) => {
-                        println!("wrote {} pages to {}", pages.len(), out.display());
-                        ExitCode::SUCCESS
+                Ok(pages) => match docs::write(&dir, &pages, force) {
+                    Ok(_) => {
+                        let written = writeln!(out, "wrote {} pages to {}", pages.len(), output::name(&dir));
+                        finish("docs", ExitCode::SUCCESS, written.and_then(|()| out.flush()))
                     }
                     Err(err) => {
-                        eprintln!("jerry-contracts docs: {}: {err}", out.display());
+                        complain!("jerry-contracts docs: {}: {}", output::name(&dir), output::escape(&err.to_string()));
                         ExitCode::from(2)
                     }
                 },
                 Err(err) => {
-                    eprintln!("jerry-contracts docs: {err}");
+                    complain!("jerry-contracts docs: {}", output::escape(&err.to_string()));
                     ExitCode::from(1)
                 }
             }
         }
-        Command::Migrate { .. } | Command::Example { .. } | Command::Schema { .. } | Command::List => ExitCode::SUCCESS,
         Command::Lint { schemas, fixtures } => match lint::lint(&lint::LintOptions { schemas, fixtures }) {
             Ok(report) => {
-                print!("{}", report.render());
-                if report.problem_count() == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) }
+                let status = if report.problem_count() == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) };
+                let written = out.write_all(report.render().as_bytes());
+                finish("lint", status, written.and_then(|()| out.flush()))
             }
             Err(message) => {
-                eprintln!("jerry-contracts lint: {message}");
+                complain!("jerry-contracts lint: {}", output::escape(&message.to_string()));
                 ExitCode::from(2)
             }
         },
     }
 }
+
+/// The default of `--max-bytes` is the library's.
+const _: () = assert!(Options::DEFAULT_MAX_BYTES == 64 << 20);

@@ -1,39 +1,41 @@
 //! The small contract tools: `example`, `schema`, `list` and `migrate`. Each writes its result
-//! to standard output and returns the exit status.
+//! to standard output, sets the exit status, and returns the outcome of writing.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use jerry_contracts::validation::{Limited, read_limited};
 use jerry_contracts::{examples, registry, versions};
 
+use crate::complain;
+use crate::output::{escape, name};
+
 /// `jerry-contracts example NAME`: a valid document of the schema.
-pub fn example(name: &str, out: &mut dyn Write) -> io::Result<ExitCode> {
+pub fn example(name: &str, out: &mut dyn Write, status: &mut ExitCode) -> io::Result<()> {
     match examples::example(name) {
-        Ok(document) => {
-            writeln!(out, "{}", serde_json::to_string_pretty(&document).unwrap_or_default())?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Ok(document) => writeln!(out, "{}", serde_json::to_string_pretty(&document).unwrap_or_default()),
         Err(err) => {
-            eprintln!("jerry-contracts example: {err}");
-            Ok(ExitCode::from(2))
+            complain!("jerry-contracts example: {}", escape(&err.to_string()));
+            *status = ExitCode::from(2);
+            Ok(())
         }
     }
 }
 
 /// `jerry-contracts schema NAME`: the embedded schema, as written.
-pub fn schema(name: &str, out: &mut dyn Write) -> io::Result<ExitCode> {
+pub fn schema(name: &str, out: &mut dyn Write, status: &mut ExitCode) -> io::Result<()> {
     let Some(info) = registry::lookup(name) else {
-        eprintln!("jerry-contracts schema: no schema is named {name:?} (see `jerry-contracts list`)");
-        return Ok(ExitCode::from(2));
+        complain!("jerry-contracts schema: no schema is named {:?} (see `jerry-contracts list`)", escape(name));
+        *status = ExitCode::from(2);
+        return Ok(());
     };
     let text = jerry_contracts::EMBEDDED_SCHEMAS.iter().find(|e| e.path == info.path).map_or("", |e| e.text);
-    out.write_all(text.as_bytes())?;
-    Ok(ExitCode::SUCCESS)
+    out.write_all(text.as_bytes())
 }
 
 /// `jerry-contracts list`: every schema with its version, agent or artifact name, and title.
-pub fn list(out: &mut dyn Write) -> io::Result<ExitCode> {
+pub fn list(out: &mut dyn Write) -> io::Result<()> {
     let width = registry::schemas().iter().map(|s| s.name.len()).max().unwrap_or(0);
     for info in registry::schemas() {
         let tag = info.agent_id.as_deref().or(info.schema_name.as_deref()).unwrap_or("");
@@ -46,47 +48,67 @@ pub fn list(out: &mut dyn Write) -> io::Result<ExitCode> {
             info.title.as_deref().unwrap_or("")
         )?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
+}
+
+/// Exit statuses by severity: a later, milder outcome never hides an earlier, worse one.
+fn worst(status: &mut ExitCode, code: u8) {
+    if *status == ExitCode::SUCCESS || (code == 2 && *status != ExitCode::from(2)) {
+        *status = ExitCode::from(code);
+    }
 }
 
 /// `jerry-contracts migrate [--to VERSION] PATH...|-`: each envelope rewritten as `to`, every
 /// field kept as written. One document in: the document out with only its version changed;
-/// several: one JSON line each.
-pub fn migrate(to: &str, paths: &[PathBuf], out: &mut dyn Write) -> io::Result<ExitCode> {
-    let mut status = ExitCode::SUCCESS;
+/// several: one JSON line each. `status` becomes the worst outcome: 1 when a document cannot be
+/// migrated (not JSON, not UTF-8, over `max_bytes`, an unknown version), 2 when an input cannot
+/// be read.
+pub fn migrate(
+    to: &str,
+    max_bytes: usize,
+    paths: &[PathBuf],
+    out: &mut dyn Write,
+    status: &mut ExitCode,
+) -> io::Result<()> {
     let several = paths.len() > 1;
     for path in paths {
-        let shown = if path.as_os_str() == "-" { "<stdin>".to_owned() } else { path.display().to_string() };
-        let text = match read(path) {
-            Ok(text) => text,
+        let shown = if path.as_os_str() == "-" { "<stdin>".to_owned() } else { name(path) };
+        let bytes = match read(path, max_bytes) {
+            Ok(Limited::Whole(bytes)) => bytes,
+            Ok(Limited::TooLarge { .. }) => {
+                complain!(
+                    "jerry-contracts migrate: {shown}: over the limit of {max_bytes} bytes (--max-bytes); not migrated"
+                );
+                worst(status, 1);
+                continue;
+            }
             Err(err) => {
-                eprintln!("jerry-contracts migrate: {shown}: {err}");
-                status = ExitCode::from(2);
+                complain!("jerry-contracts migrate: {shown}: {err}");
+                worst(status, 2);
                 continue;
             }
         };
-        match versions::migrate_text(text.as_bytes(), to) {
+        match versions::migrate_text(&bytes, to) {
             Ok(migrated) if several => writeln!(out, "{}", versions::compact(&migrated))?,
             Ok(migrated) => writeln!(out, "{}", migrated.trim_end())?,
             Err(err @ versions::VersionError::NotJson(_)) => {
-                eprintln!("jerry-contracts migrate: {shown}: {err}");
-                status = ExitCode::from(1);
+                complain!("jerry-contracts migrate: {shown}: {}", escape(&err.to_string()));
+                worst(status, 1);
             }
             Err(err) => {
-                eprintln!("jerry-contracts migrate: {shown}: cannot migrate: {err}");
-                status = ExitCode::from(1);
+                complain!("jerry-contracts migrate: {shown}: cannot migrate: {}", escape(&err.to_string()));
+                worst(status, 1);
             }
         }
     }
-    Ok(status)
+    Ok(())
 }
 
-fn read(path: &Path) -> io::Result<String> {
+/// The bytes of a file or of standard input (`-`), up to `max_bytes`.
+fn read(path: &Path, max_bytes: usize) -> io::Result<Limited> {
     if path.as_os_str() == "-" {
-        let mut text = String::new();
-        io::stdin().read_to_string(&mut text)?;
-        Ok(text)
+        read_limited(io::stdin().lock(), max_bytes)
     } else {
-        std::fs::read_to_string(path)
+        read_limited(std::fs::File::open(path)?, max_bytes)
     }
 }

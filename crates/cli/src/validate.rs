@@ -9,8 +9,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use jerry_contracts::common::{ErrorRecord, ErrorRecordSeverity};
-use jerry_contracts::validation::{Options, Report, Validator};
+use jerry_contracts::validation::{Limited, Options, Report, Validator, read_limited, too_large};
 use serde_json::{Value, json};
+
+use crate::complain;
+use crate::output::{escape, name, name_text};
 
 /// How verdicts are printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -34,8 +37,34 @@ pub struct Request {
     pub session: Option<String>,
     /// Read every input as NDJSON.
     pub ndjson: bool,
+    /// The largest document, and the longest NDJSON line, judged (bytes).
+    pub max_bytes: usize,
+    /// Follow symbolic links to directories during a walk.
+    pub follow: bool,
+    /// Exit 0 when the inputs hold no document at all.
+    pub allow_empty: bool,
     /// Files, directories, or `-` for standard input.
     pub paths: Vec<PathBuf>,
+}
+
+impl Request {
+    /// What makes the request unusable before any input is read: a `--schema` no schema has as
+    /// a name, a `--root` that is not a directory.
+    pub fn usage_error(&self) -> Option<String> {
+        if let Some(name) = &self.schema
+            && jerry_contracts::registry::lookup(name).is_none()
+        {
+            return Some(format!("--schema {}: no schema is named so (see `jerry-contracts list`)", escape(name)));
+        }
+        if let Some(root) = &self.root {
+            match std::fs::metadata(root) {
+                Ok(metadata) if metadata.is_dir() => {}
+                Ok(_) => return Some(format!("--root {}: not a directory", name(root))),
+                Err(err) => return Some(format!("--root {}: {err}", name(root))),
+            }
+        }
+        None
+    }
 }
 
 /// Totals of a run, for the exit status.
@@ -45,7 +74,7 @@ pub struct Outcome {
     pub documents: usize,
     /// Documents with at least one error.
     pub invalid: usize,
-    /// Inputs that could not be read.
+    /// Inputs, or entries of a walk, that could not be read.
     pub io_errors: usize,
 }
 
@@ -55,52 +84,60 @@ struct Input {
     ndjson: bool,
 }
 
-/// Runs the request, printing to `out` (verdicts) and `err` (I/O problems, progress).
-pub fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<Outcome> {
-    let mut outcome = Outcome::default();
+/// Runs the request, printing verdicts to `out` and I/O problems and progress to standard
+/// error. The totals are kept in `outcome` as the run goes, so that they stand when writing the
+/// verdicts fails (the reader went away, the disk is full): the run stops at that error.
+pub fn run(request: &Request, out: &mut dyn Write, outcome: &mut Outcome) -> io::Result<()> {
     let mut inputs = Vec::new();
     for path in &request.paths {
-        if let Err(e) = expand(path, request.ndjson, &mut inputs) {
-            writeln!(err, "jerry-contracts validate: {}: {e}", path.display())?;
-            outcome.io_errors += 1;
-        }
+        expand(path, request, &mut inputs, outcome);
     }
-    let mut validator = Validator::with_options(Options {
+    let mut validator = Arc::new(Validator::with_options(Options {
         root: request.root.clone(),
         expected_session: request.session.clone(),
         known_requirements: Default::default(),
-    });
+        max_bytes: request.max_bytes,
+    }));
     let progress = inputs.len() > 20 && io::stderr().is_terminal();
     let total = inputs.len();
     for (n, input) in inputs.iter().enumerate() {
+        // The name as given (JSON output relays it); human output and messages escape it.
+        let shown = if input.path.as_os_str() == "-" {
+            "<stdin>".to_owned()
+        } else {
+            input.path.to_string_lossy().into_owned()
+        };
         if progress {
-            write!(err, "\r[{}/{total}] {}\x1b[K", n + 1, input.path.display())?;
+            let _ = write!(io::stderr(), "\r[{}/{total}] {}\x1b[K", n + 1, name_text(&shown));
         }
-        let shown = if input.path.as_os_str() == "-" { "<stdin>".to_owned() } else { input.path.display().to_string() };
         let reader: Box<dyn Read> = if input.path.as_os_str() == "-" {
             Box::new(io::stdin().lock())
         } else {
             match File::open(&input.path) {
                 Ok(file) => Box::new(file),
                 Err(e) => {
-                    writeln!(err, "jerry-contracts validate: {shown}: {e}")?;
+                    complain!("jerry-contracts validate: {}: {e}", name_text(&shown));
                     outcome.io_errors += 1;
                     continue;
                 }
             }
         };
         let result = if input.ndjson {
-            judge_lines(request, &mut validator, &shown, reader, out, &mut outcome)
+            judge_lines(request, &mut validator, &shown, reader, out, outcome)
         } else {
-            judge_whole(request, &mut validator, &shown, reader, out, &mut outcome)
+            judge_whole(request, &mut validator, &shown, reader, out, outcome)
         };
-        if let Err(e) = result {
-            writeln!(err, "jerry-contracts validate: {shown}: {e}")?;
-            outcome.io_errors += 1;
+        match result {
+            Ok(()) => {}
+            Err(Failure::Write(e)) => return Err(e),
+            Err(Failure::Read(e)) => {
+                complain!("jerry-contracts validate: {}: {e}", name_text(&shown));
+                outcome.io_errors += 1;
+            }
         }
     }
     if progress {
-        write!(err, "\r\x1b[K")?;
+        let _ = write!(io::stderr(), "\r\x1b[K");
     }
     if request.format == Format::Human {
         writeln!(
@@ -112,42 +149,127 @@ pub fn run(request: &Request, out: &mut dyn Write, err: &mut dyn Write) -> io::R
             outcome.invalid
         )?;
     }
-    Ok(outcome)
+    Ok(())
 }
 
-/// Files below `path` (or `path` itself), in name order.
-fn expand(path: &Path, ndjson: bool, inputs: &mut Vec<Input>) -> io::Result<()> {
+/// Why judging an input stopped: its reading failed (told, and the run goes on with the next
+/// input), or writing the verdicts failed (the run stops).
+enum Failure {
+    Read(io::Error),
+    Write(io::Error),
+}
+
+/// Whether a walk takes a file of this name: `*.json` and `*.ndjson`.
+fn is_document(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "json" || e == "ndjson")
+}
+
+/// The inputs `path` names: itself (standard input, or a file of any kind: a FIFO named on the
+/// command line is read), or every `*.json` and `*.ndjson` file below a directory, in name
+/// order. The walk does not follow links to directories unless asked to (`--follow`), and then
+/// stops at a link back to a directory it is already in. An entry that cannot be read is told
+/// and counted as an I/O error; every other entry is still taken. Non-regular files met during a
+/// walk (FIFOs, devices, sockets) are skipped with a warning.
+fn expand(path: &Path, request: &Request, inputs: &mut Vec<Input>, outcome: &mut Outcome) {
+    let ndjson = |path: &Path| request.ndjson || path.extension().is_some_and(|e| e == "ndjson");
     if path.as_os_str() == "-" {
-        inputs.push(Input { path: path.to_owned(), ndjson });
-        return Ok(());
+        inputs.push(Input { path: path.to_owned(), ndjson: request.ndjson });
+        return;
     }
-    let metadata = std::fs::metadata(path)?;
-    if !metadata.is_dir() {
-        let is_ndjson = ndjson || path.extension().is_some_and(|e| e == "ndjson");
-        inputs.push(Input { path: path.to_owned(), ndjson: is_ndjson });
-        return Ok(());
-    }
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for entry in entries {
-        if entry.is_dir() || entry.extension().is_some_and(|e| e == "json" || e == "ndjson") {
-            expand(&entry, ndjson, inputs)?;
+    match std::fs::metadata(path) {
+        Ok(metadata) if metadata.is_dir() => {}
+        Ok(_) => return inputs.push(Input { path: path.to_owned(), ndjson: ndjson(path) }),
+        Err(e) => {
+            complain!("jerry-contracts validate: {}: {e}", name(path));
+            outcome.io_errors += 1;
+            return;
         }
     }
-    Ok(())
+    let walk = walkdir::WalkDir::new(path).follow_links(request.follow).sort_by_file_name();
+    for entry in walk {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                let shown = e.path().map_or_else(|| name(path), name);
+                if let Some(ancestor) = e.loop_ancestor() {
+                    // Its files are judged once, below the directory it leads back to.
+                    complain!(
+                        "jerry-contracts validate: warning: {shown}: a link back to {}, not walked again",
+                        name(ancestor)
+                    );
+                } else {
+                    let cause = e.io_error().map_or_else(|| e.to_string(), ToString::to_string);
+                    complain!("jerry-contracts validate: {shown}: {cause}");
+                    outcome.io_errors += 1;
+                }
+                continue;
+            }
+        };
+        let file_type = entry.file_type();
+        if file_type.is_dir() {
+            continue;
+        }
+        let entry_path = entry.path();
+        if file_type.is_symlink() {
+            // Only when links are not followed: a link to a file is taken, a link to a directory
+            // is not walked, a broken link named as a document is an entry that cannot be read.
+            match std::fs::metadata(entry_path) {
+                Ok(target) if target.is_dir() => complain!(
+                    "jerry-contracts validate: warning: {}: a link to a directory, not followed (pass --follow)",
+                    name(entry_path)
+                ),
+                Ok(target) if target.is_file() && is_document(entry_path) => {
+                    inputs.push(Input { path: entry_path.to_owned(), ndjson: ndjson(entry_path) });
+                }
+                Ok(_) => {}
+                Err(e) if is_document(entry_path) => {
+                    complain!("jerry-contracts validate: {}: {e}", name(entry_path));
+                    outcome.io_errors += 1;
+                }
+                Err(_) => {}
+            }
+            continue;
+        }
+        if !is_document(entry_path) {
+            continue;
+        }
+        if !file_type.is_file() {
+            complain!(
+                "jerry-contracts validate: warning: {}: not a regular file (a FIFO, device or socket), skipped",
+                name(entry_path)
+            );
+            continue;
+        }
+        inputs.push(Input { path: entry_path.to_owned(), ndjson: ndjson(entry_path) });
+    }
 }
 
 fn judge_whole(
     request: &Request,
-    validator: &mut Validator,
+    validator: &mut Arc<Validator>,
     shown: &str,
-    mut reader: Box<dyn Read>,
+    reader: Box<dyn Read>,
     out: &mut dyn Write,
     outcome: &mut Outcome,
-) -> io::Result<()> {
-    let mut bytes = Vec::new();
-    reader.read_to_end(&mut bytes)?;
-    judge(request, validator, shown, &bytes, out, outcome)
+) -> Result<(), Failure> {
+    let report = match read_limited(reader, request.max_bytes).map_err(Failure::Read)? {
+        Limited::Whole(bytes) => {
+            let report = report(request, validator, &bytes);
+            learn(validator, &report, &bytes);
+            report
+        }
+        Limited::TooLarge { read } => too_large(read, request.max_bytes),
+    };
+    tally(&report, outcome);
+    print(request, shown, &report, out).map_err(Failure::Write)
+}
+
+/// Teaches the run the requirement ids a valid nse-requirements output defines (REF-002 judges
+/// references against them), in place. Whether any was new.
+fn learn(validator: &mut Arc<Validator>, report: &Report, bytes: &[u8]) -> bool {
+    let ids = Validator::requirements_taught(report, bytes);
+    // No other holder of the validator is alive here, so this does not copy it.
+    !ids.is_empty() && Arc::make_mut(validator).learn_requirements(ids)
 }
 
 /// The most lines, and bytes of lines, judged at once: the window that bounds memory while the
@@ -155,54 +277,73 @@ fn judge_whole(
 const WINDOW_LINES: usize = 4096;
 const WINDOW_BYTES: usize = 16 << 20;
 
-/// The lines of one window: (line number, bytes).
-type Window = Vec<(usize, Vec<u8>)>;
+/// One line of a stream: its bytes, or how long it was when over the limit (its bytes are not
+/// kept).
+enum Line {
+    Text(Vec<u8>),
+    TooLarge(u64),
+}
+
+/// The lines of one window: (line number, line).
+type Window = Vec<(usize, Line)>;
+
+/// The window after the one being printed, as it is being judged.
+enum Ahead<'scope> {
+    /// Judged on a worker thread with the validator as it was when the window was read.
+    Judging(Arc<Window>, std::thread::ScopedJoinHandle<'scope, Vec<Report>>),
+    /// Read, but to be judged with what the window before taught the run.
+    Stale(Arc<Window>),
+}
 
 /// Judges an NDJSON stream a window of lines at a time, the lines of a window in parallel on
 /// every core, and prints the reports in input order. The next window is read, and judged, while
 /// the reports of the one before are printed; memory holds at most two windows.
 fn judge_lines(
     request: &Request,
-    validator: &mut Validator,
+    validator: &mut Arc<Validator>,
     shown: &str,
     reader: Box<dyn Read>,
     out: &mut dyn Write,
     outcome: &mut Outcome,
-) -> io::Result<()> {
+) -> Result<(), Failure> {
     let mut reader = BufReader::with_capacity(1 << 16, reader);
     let workers = std::thread::available_parallelism().map_or(1, usize::from);
     let mut number = 0usize;
     std::thread::scope(|scope| {
-        let start = |window: Arc<Window>, validator: Validator| {
+        let start = |window: Arc<Window>, validator: Arc<Validator>| {
             let shared = Arc::clone(&window);
-            (window, scope.spawn(move || judge_window(request, &validator, &shared, workers)))
+            Ahead::Judging(window, scope.spawn(move || judge_window(request, &validator, &shared, workers)))
         };
-        let (first, mut after) = read_window(&mut reader, &mut number);
-        let mut current = start(Arc::new(first), validator.clone());
+        let (first, mut after) = read_window(&mut reader, &mut number, request.max_bytes);
+        let mut current = start(Arc::new(first), Arc::clone(validator));
         loop {
-            let next = match after {
+            let mut ahead = match after {
                 Next::More => {
-                    let (window, following) = read_window(&mut reader, &mut number);
+                    let (window, following) = read_window(&mut reader, &mut number, request.max_bytes);
                     after = following;
-                    Some(start(Arc::new(window), validator.clone()))
+                    Some(start(Arc::new(window), Arc::clone(validator)))
                 }
                 Next::End | Next::Failed(_) => None,
             };
-            let (window, handle) = current;
-            // A worker that panicked is a bug; its lines are judged again here so none is skipped.
-            let reports = handle.join().unwrap_or_else(|_| judge_window(request, validator, &window, workers));
-            let learned = finish(request, validator, shown, &window, reports, workers, out, outcome)?;
-            current = match next {
-                // Judged before this window's requirements were learned: judged again.
-                Some((window, handle)) if learned => {
-                    let _stale = handle.join();
-                    start(window, validator.clone())
+            let (window, reports) = match current {
+                // A worker that panicked is a bug; its lines are judged again here so none is skipped.
+                Ahead::Judging(window, handle) => {
+                    let reports = handle.join().unwrap_or_else(|_| judge_window(request, validator, &window, workers));
+                    (window, reports)
                 }
-                Some(next) => next,
+                Ahead::Stale(window) => {
+                    let reports = judge_window(request, validator, &window, workers);
+                    (window, reports)
+                }
+            };
+            finish(request, validator, shown, &window, reports, &mut ahead, out, outcome).map_err(Failure::Write)?;
+            current = match ahead {
+                Some(Ahead::Stale(window)) => start(window, Arc::clone(validator)),
+                Some(judging) => judging,
                 // The lines read before a read error are judged and printed, then the error told.
                 None => {
                     return match after {
-                        Next::Failed(err) => Err(err),
+                        Next::Failed(err) => Err(Failure::Read(err)),
                         Next::More | Next::End => Ok(()),
                     };
                 }
@@ -222,61 +363,128 @@ enum Next {
 }
 
 /// The next window of non-blank lines, and what follows it.
-fn read_window(reader: &mut impl BufRead, number: &mut usize) -> (Window, Next) {
+fn read_window(reader: &mut impl BufRead, number: &mut usize, max_bytes: usize) -> (Window, Next) {
     let mut window = Window::new();
     let mut bytes = 0;
     while window.len() < WINDOW_LINES && bytes < WINDOW_BYTES {
-        let mut line = Vec::new();
-        match reader.read_until(b'\n', &mut line) {
-            Ok(0) => return (window, Next::End),
-            Ok(_) => {}
+        let line = match read_line(reader, max_bytes) {
+            Ok(None) => return (window, Next::End),
+            Ok(Some(line)) => line,
             Err(err) => return (window, Next::Failed(err)),
-        }
+        };
         *number += 1;
-        while line.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
-            line.pop();
+        match line {
+            Line::Text(text) if text.iter().all(u8::is_ascii_whitespace) => {}
+            Line::Text(text) => {
+                bytes += text.len();
+                window.push((*number, Line::Text(text)));
+            }
+            too_large @ Line::TooLarge(_) => {
+                window.push((*number, too_large));
+                let stop = format!(
+                    "line {number} is over the limit of {max_bytes} bytes (--max-bytes); the rest of the input is not read"
+                );
+                return (window, Next::Failed(io::Error::other(stop)));
+            }
         }
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        bytes += line.len();
-        window.push((*number, line));
     }
     (window, Next::More)
 }
 
-/// Learns requirement ids from the window's reports in order (judging the rest of the window
-/// again when it learns some), and prints the reports. Whether any were learned.
+/// The next line of `reader` without its line end (`\n`, `\r\n`), or `None` at the end. Reading
+/// stops at the limit: a line longer than `max_bytes` is read no further than one byte past it
+/// (an endless line costs bounded time and memory), and the caller reads no more of the stream.
+fn read_line(reader: &mut impl BufRead, max_bytes: usize) -> io::Result<Option<Line>> {
+    let mut text = Vec::new();
+    let mut any = false;
+    loop {
+        let buffer = match reader.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+        };
+        if buffer.is_empty() {
+            break;
+        }
+        any = true;
+        let (piece, used, ended) = match memchr::memchr(b'\n', buffer) {
+            Some(at) => (&buffer[..at], at + 1, true),
+            None => (buffer, buffer.len(), false),
+        };
+        let room = max_bytes.saturating_add(1) - text.len();
+        if piece.len() >= room {
+            reader.consume(room);
+            return Ok(Some(Line::TooLarge((text.len() + room) as u64)));
+        }
+        text.extend_from_slice(piece);
+        reader.consume(used);
+        if ended {
+            break;
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    if text.last() == Some(&b'\r') {
+        text.pop();
+    }
+    Ok(Some(Line::Text(text)))
+}
+
+/// Prints the window's reports in order, learning requirement ids from them as it goes. A line
+/// judged before an id it could use was learned (the workers judge a window with what the run
+/// knew when it was read) is judged again first, so every report is what judging the lines one
+/// after another would give; each line is judged at most twice. Before the run learns, the
+/// window ahead is stopped and marked stale (it is judged again with what was learned).
 #[allow(clippy::too_many_arguments)]
 fn finish(
     request: &Request,
-    validator: &mut Validator,
+    validator: &mut Arc<Validator>,
     shown: &str,
     window: &Window,
-    mut reports: Vec<Report>,
-    workers: usize,
+    reports: Vec<Report>,
+    ahead: &mut Option<Ahead<'_>>,
     out: &mut dyn Write,
     outcome: &mut Outcome,
-) -> io::Result<bool> {
-    let mut learned_any = false;
-    for (index, (number, line)) in window.iter().enumerate() {
-        if learn_requirements(validator, &reports[index], line) {
-            learned_any = true;
-            // What follows in this window was judged without these requirements.
-            let rest = judge_window(request, validator, &window[index + 1..], workers);
-            reports.truncate(index + 1);
-            reports.extend(rest);
+) -> io::Result<()> {
+    let mut learned = false;
+    let mut reports = reports.into_iter();
+    for (number, line) in window {
+        // One report per line; should a worker have given fewer, the line is judged here.
+        let mut report = reports.next().unwrap_or_else(|| judge_line(request, validator, line));
+        if let Line::Text(bytes) = line {
+            if learned && Validator::reads_known_requirements(report.schema) {
+                report = self::report(request, validator, bytes);
+            }
+            if !Validator::requirements_taught(&report, bytes).is_empty() {
+                if let Some(Ahead::Judging(..)) = ahead {
+                    if let Some(Ahead::Judging(window, handle)) = ahead.take() {
+                        // Its reports are stale; joining drops its hold on the validator, so
+                        // learning below does not copy it.
+                        let _stale = handle.join();
+                        *ahead = Some(Ahead::Stale(window));
+                    }
+                }
+                learned |= learn(validator, &report, bytes);
+            }
         }
-        let report = &reports[index];
-        tally(report, outcome);
-        print(request, &format!("{shown}:{number}"), report, out)?;
+        tally(&report, outcome);
+        print(request, &format!("{shown}:{number}"), &report, out)?;
     }
-    Ok(learned_any)
+    Ok(())
+}
+
+/// The report on one line of a stream.
+fn judge_line(request: &Request, validator: &Validator, line: &Line) -> Report {
+    match line {
+        Line::Text(bytes) => report(request, validator, bytes),
+        Line::TooLarge(length) => too_large(*length, request.max_bytes),
+    }
 }
 
 /// The reports of `window`'s lines, in order, judged on up to `workers` threads.
-fn judge_window(request: &Request, validator: &Validator, window: &[(usize, Vec<u8>)], workers: usize) -> Vec<Report> {
-    let judge = |bytes: &[u8]| report(request, validator, bytes);
+fn judge_window(request: &Request, validator: &Validator, window: &[(usize, Line)], workers: usize) -> Vec<Report> {
+    let judge = |line: &Line| judge_line(request, validator, line);
     if workers < 2 || window.len() < 2 {
         return window.iter().map(|(_, line)| judge(line)).collect();
     }
@@ -319,36 +527,6 @@ fn report(request: &Request, validator: &Validator, bytes: &[u8]) -> Report {
     }
 }
 
-fn judge(
-    request: &Request,
-    validator: &mut Validator,
-    source: &str,
-    bytes: &[u8],
-    out: &mut dyn Write,
-    outcome: &mut Outcome,
-) -> io::Result<()> {
-    let report = report(request, validator, bytes);
-    learn_requirements(validator, &report, bytes);
-    tally(&report, outcome);
-    print(request, source, &report, out)
-}
-
-/// Requirement ids a valid nse-requirements output defines become known to the rest of the run
-/// (REF-002 judges references against them). Whether any was new.
-fn learn_requirements(validator: &mut Validator, report: &Report, bytes: &[u8]) -> bool {
-    if report.schema != Some("agents/nse/requirements_output") || !report.is_valid() {
-        return false;
-    }
-    let Ok(value) = serde_json::from_slice::<Value>(bytes) else { return false };
-    let ids = value.get("requirements").and_then(Value::as_array).into_iter().flatten();
-    let mut options = validator.options().clone();
-    let before = options.known_requirements.len();
-    options.known_requirements.extend(ids.filter_map(|r| r.get("id")?.as_str().map(str::to_owned)));
-    let learned = options.known_requirements.len() > before;
-    *validator = Validator::with_options(options);
-    learned
-}
-
 /// One `--format json` line. The members are declared in the order a `serde_json::Map` keeps
 /// them (sorted), which is the order the lines have always had.
 #[derive(serde::Serialize)]
@@ -370,22 +548,25 @@ fn print_json(source: &str, report: &Report, out: &mut dyn Write) -> io::Result<
 }
 
 fn print_human(source: &str, report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let source = name_text(source);
     for record in &report.records {
-        print_record(source, record, out)?;
+        print_record(&source, record, out)?;
     }
     let schema = report.schema.unwrap_or("unknown schema");
     let verdict = if report.is_valid() { "valid" } else { "invalid" };
     writeln!(out, "{source}: {verdict} ({schema})")
 }
 
+/// One record as compiler-style lines; every text from the document or the file system is
+/// escaped (the values are JSON text, whose own escapes leave some controls as they are).
 fn print_record(source: &str, record: &ErrorRecord, out: &mut dyn Write) -> io::Result<()> {
     let level = match record.severity {
         ErrorRecordSeverity::Error => "error",
         ErrorRecordSeverity::Warning => "warning",
         ErrorRecordSeverity::Info => "info",
     };
-    writeln!(out, "{level}[{}]: {}", record.error_code, record.message)?;
-    writeln!(out, "  --> {source}#{}", record.path.as_deref().unwrap_or(""))?;
+    writeln!(out, "{level}[{}]: {}", escape(&record.error_code), escape(&record.message))?;
+    writeln!(out, "  --> {source}#{}", escape(record.path.as_deref().unwrap_or("")))?;
     match (&record.actual, &record.expected) {
         (Some(actual), Some(expected)) => writeln!(out, "   = found {}, expected {}", short(actual), short(expected))?,
         (Some(actual), None) => writeln!(out, "   = found {}", short(actual))?,
@@ -393,15 +574,20 @@ fn print_record(source: &str, record: &ErrorRecord, out: &mut dyn Write) -> io::
         (None, None) => {}
     }
     if let Some(principle) = &record.constitutional_principle {
-        writeln!(out, "   = principle {principle}")?;
+        writeln!(out, "   = principle {}", escape(principle))?;
     }
     if let Some(remediation) = &record.remediation {
-        writeln!(out, "   = help: {remediation}")?;
+        writeln!(out, "   = help: {}", escape(remediation))?;
     }
     Ok(())
 }
 
 fn short(value: &Value) -> String {
     let text = value.to_string();
-    if text.chars().count() > 120 { format!("{}…", text.chars().take(120).collect::<String>()) } else { text }
+    let text = escape(&text);
+    if text.chars().count() > 120 {
+        format!("{}…", text.chars().take(120).collect::<String>())
+    } else {
+        text.into_owned()
+    }
 }

@@ -1,0 +1,551 @@
+//! The command line under hostile conditions: directory walks with link cycles, broken links,
+//! FIFOs and unreadable entries; inputs without end; readers that go away and disks that are
+//! full; file names that try to forge a verdict; inputs that hold no document; bad `--root`,
+//! `--schema` and `--to`; duplicate members. Each case must end in a clear message and the
+//! documented exit status (README "Exit codes"), never a hang, a panic (exit 101) or a skipped
+//! input. NDJSON streams of broken lines are in `hostile_ndjson.rs`.
+#![allow(clippy::expect_used, clippy::unwrap_used)] // a failed expectation is the test failing
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_jerry-contracts");
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn researcher_fixture() -> Vec<u8> {
+    std::fs::read(repo().join("tests/fixtures/agents/ps/researcher_output/valid/maximal.json")).unwrap()
+}
+
+/// Waits for `child` while reading its output, failing the test (and killing it) if it is still
+/// running after `limit`: a bound against a hang, far beyond what the command needs, not a
+/// measure of its speed.
+fn finish(mut child: Child, limit: Duration) -> Output {
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let mut waited = Duration::ZERO;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if waited > limit {
+            let _ = child.kill();
+            panic!("the command still ran after {limit:?}: a hang");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        waited += Duration::from_millis(20);
+    };
+    Output { status, stdout: stdout.join().unwrap(), stderr: stderr.join().unwrap() }
+}
+
+/// Runs the command with no standard input, and the status, standard output and error.
+fn run(args: &[&str]) -> (i32, String, String) {
+    let child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let output = finish(child, Duration::from_secs(120));
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Runs the command with `input` on standard input.
+fn run_with_input(args: &[&str], input: Vec<u8>) -> (i32, String, String) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let output = finish(child, Duration::from_secs(120));
+    writer.join().unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn json_lines(stdout: &str) -> Vec<Value> {
+    stdout.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"))).collect()
+}
+
+/// The `source` of every JSON verdict line, as paths relative to `dir`.
+fn sources(stdout: &str, dir: &Path) -> Vec<String> {
+    let prefix = format!("{}/", dir.display());
+    json_lines(stdout).iter().map(|l| l["source"].as_str().unwrap().trim_start_matches(&prefix).to_owned()).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The directory walk
+// ---------------------------------------------------------------------------------------------
+
+#[cfg(unix)]
+/// The `n`th requirement id of the pattern `^REQ-[A-Z]{3}-\\d{3}$` (17 576 000 of them).
+fn requirement_id(n: usize) -> String {
+    let letter = |k: usize| char::from(b'A' + u8::try_from(k % 26).unwrap());
+    let block = n / 1000;
+    format!("REQ-{}{}{}-{:03}", letter(block / 676), letter(block / 26), letter(block), n % 1000)
+}
+
+#[test]
+fn link_cycles_are_walked_once_and_directory_links_only_with_follow() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    std::fs::create_dir_all(tree.join("sub")).unwrap();
+    std::fs::write(tree.join("a.json"), researcher_fixture()).unwrap();
+    std::fs::write(tree.join("sub/b.json"), researcher_fixture()).unwrap();
+    symlink(".", tree.join("self")).unwrap();
+    symlink(".", tree.join("sub/self")).unwrap();
+    let outside = dir.path().join("outside");
+    std::fs::create_dir(&outside).unwrap();
+    std::fs::write(outside.join("c.json"), researcher_fixture()).unwrap();
+    symlink(&outside, tree.join("out")).unwrap();
+    let tree_arg = tree.to_str().unwrap();
+
+    let (status, stdout, stderr) = run(&["validate", "--format", "json", tree_arg]);
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(sources(&stdout, &tree), ["a.json", "sub/b.json"], "{stderr}");
+    assert!(stderr.contains("out: a link to a directory, not followed (pass --follow)"), "{stderr}");
+
+    let (status, stdout, stderr) = run(&["validate", "--format", "json", "--follow", tree_arg]);
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(sources(&stdout, &tree), ["a.json", "out/c.json", "sub/b.json"], "{stderr}");
+    assert!(stderr.contains("self: a link back to"), "{stderr}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_broken_entry_is_an_io_error_and_every_other_file_is_still_judged() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.json"), researcher_fixture()).unwrap();
+    symlink(dir.path().join("nowhere.json"), dir.path().join("b_dangling.json")).unwrap();
+    std::fs::write(dir.path().join("c_invalid.json"), b"{\"agent_id\": \"ps-researcher\"}").unwrap();
+    let (status, stdout, stderr) = run(&["validate", "--format", "json", dir.path().to_str().unwrap()]);
+    assert_eq!(status, 2, "an entry that cannot be read: {stderr}");
+    assert!(stderr.contains("b_dangling.json"), "{stderr}");
+    assert_eq!(sources(&stdout, dir.path()), ["a.json", "c_invalid.json"]);
+    assert_eq!(json_lines(&stdout)[1]["valid"], false);
+}
+
+#[cfg(unix)]
+#[test]
+fn an_unreadable_subdirectory_is_an_io_error_and_the_rest_is_judged() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let locked = dir.path().join("b_locked");
+    std::fs::create_dir(&locked).unwrap();
+    std::fs::write(locked.join("x.json"), researcher_fixture()).unwrap();
+    std::fs::write(dir.path().join("c.json"), b"{}").unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let readable_anyway = std::fs::read_dir(&locked).is_ok(); // running as root
+    let (status, stdout, stderr) = run(&["validate", "--format", "json", dir.path().to_str().unwrap()]);
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+    if readable_anyway {
+        assert_eq!(sources(&stdout, dir.path()), ["b_locked/x.json", "c.json"]);
+        return;
+    }
+    assert_eq!(status, 2, "{stderr}");
+    assert!(stderr.contains("b_locked"), "{stderr}");
+    assert_eq!(sources(&stdout, dir.path()), ["c.json"], "the file after it is judged");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_met_during_a_walk_is_skipped_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("a_fifo.json");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return; // no mkfifo on this machine
+    }
+    std::fs::write(dir.path().join("b.json"), researcher_fixture()).unwrap();
+    let (status, stdout, stderr) = run(&["validate", "--format", "json", dir.path().to_str().unwrap()]);
+    assert_eq!(status, 0, "{stderr}");
+    assert!(stderr.contains("a_fifo.json: not a regular file"), "{stderr}");
+    assert_eq!(sources(&stdout, dir.path()), ["b.json"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bounded input
+// ---------------------------------------------------------------------------------------------
+
+#[cfg(unix)]
+#[test]
+fn an_endless_input_stops_at_the_limit() {
+    // /dev/zero never ends: read whole, or as one NDJSON line that never ends.
+    let (status, stdout, stderr) = run(&["validate", "--format", "json", "--max-bytes", "1M", "/dev/zero"]);
+    assert_eq!(status, 1, "{stderr}");
+    let line = &json_lines(&stdout)[0];
+    assert_eq!(line["errors"][0]["error_code"], "SCH-015");
+    assert!(line["errors"][0]["message"].as_str().unwrap().contains("limit of 1048576 bytes"));
+    let (status, stdout, stderr) = run(&["validate", "--format", "json", "--ndjson", "--max-bytes", "1M", "/dev/zero"]);
+    assert_eq!(status, 2, "the rest of the stream is not read: {stderr}");
+    assert_eq!(json_lines(&stdout)[0]["source"], "/dev/zero:1");
+    assert!(stderr.contains("line 1 is over the limit of 1048576 bytes"), "{stderr}");
+    let (status, _, stderr) = run(&["migrate", "--max-bytes", "1K", "/dev/zero"]);
+    assert_eq!(status, 1, "{stderr}");
+    assert!(stderr.contains("over the limit of 1024 bytes"), "{stderr}");
+}
+
+#[test]
+fn an_ndjson_line_over_the_limit_is_reported_after_the_lines_before_it() {
+    let good: Vec<u8> = researcher_fixture().into_iter().filter(|b| *b != b'\n').collect();
+    let stream = [good.as_slice(), b"\n", &vec![b' '; 5000], b"x\n", &good, b"\n"].concat();
+    let (status, stdout, stderr) =
+        run_with_input(&["validate", "--format", "json", "--ndjson", "--max-bytes", "4K", "-"], stream);
+    assert_eq!(status, 2, "{stderr}");
+    let lines = json_lines(&stdout);
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert_eq!(lines[0]["valid"], true);
+    assert_eq!(lines[1]["source"], "<stdin>:2");
+    assert_eq!(lines[1]["errors"][0]["error_code"], "SCH-015");
+    assert!(stderr.contains("line 2 is over the limit of 4096 bytes"), "{stderr}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output: readers that go away, disks that are full, names that forge lines
+// ---------------------------------------------------------------------------------------------
+
+/// Runs `args` with standard output on a pipe whose reader takes one line and goes away.
+fn reader_goes_away(args: &[&str]) -> (i32, String) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    let _ = stdout.read(&mut first).unwrap();
+    drop(stdout);
+    let output = finish(child, Duration::from_secs(120));
+    (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+#[test]
+fn a_reader_that_goes_away_is_a_quiet_stop_for_every_command() {
+    let fixtures = repo().join("tests/fixtures");
+    let schemas = repo().join("schemas");
+    let (old, new) = (schemas.join("common/error.json"), schemas.join("agents/ps/researcher_output.json"));
+    let commands: Vec<Vec<String>> = vec![
+        vec!["validate".into(), fixtures.display().to_string()],
+        vec!["validate".into(), "--format".into(), "json".into(), fixtures.display().to_string()],
+        vec!["list".into()],
+        vec!["schema".into(), "ps-researcher".into()],
+        vec!["example".into(), "ps-researcher".into()],
+        vec!["diff".into(), old.display().to_string(), new.display().to_string()],
+        vec![
+            "lint".into(),
+            "--schemas".into(),
+            schemas.display().to_string(),
+            "--fixtures".into(),
+            fixtures.display().to_string(),
+        ],
+    ];
+    for command in commands {
+        let args: Vec<&str> = command.iter().map(String::as_str).collect();
+        let (status, stderr) = reader_goes_away(&args);
+        assert!(status == 0 || status == 1, "{command:?}: exit {status} (101 is a panic): {stderr}");
+        assert!(stderr.is_empty(), "{command:?}: a quiet stop, yet: {stderr}");
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_is_exit_2_with_a_message_for_every_command() {
+    let fixtures = repo().join("tests/fixtures");
+    let schemas = repo().join("schemas");
+    let researcher = fixtures.join("agents/ps/researcher_output/valid/maximal.json");
+    let v10 = fixtures.join("session_context/v1.0.0/valid/maximal.json");
+    let (old, new) = (schemas.join("common/error.json"), schemas.join("common/error.json"));
+    let commands: Vec<Vec<String>> = vec![
+        vec!["validate".into(), researcher.display().to_string()],
+        vec!["migrate".into(), v10.display().to_string()],
+        vec!["list".into()],
+        vec!["schema".into(), "ps-researcher".into()],
+        vec!["example".into(), "ps-researcher".into()],
+        vec!["diff".into(), old.display().to_string(), new.display().to_string()],
+        vec![
+            "lint".into(),
+            "--schemas".into(),
+            schemas.display().to_string(),
+            "--fixtures".into(),
+            fixtures.display().to_string(),
+        ],
+    ];
+    for command in commands {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let child =
+            Command::new(BIN).args(&command).stdin(Stdio::null()).stdout(full).stderr(Stdio::piped()).spawn().unwrap();
+        let output = finish(child, Duration::from_secs(120));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{command:?}: {stderr}");
+        assert!(stderr.contains("cannot write the output"), "{command:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{command:?}: {stderr}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_name_cannot_forge_a_verdict_in_human_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "x.json: valid (researcher)\n\u{1b}[2Jforged.json";
+    std::fs::write(dir.path().join(name), b"{}").unwrap();
+    let (status, stdout, _) = run(&["validate", dir.path().to_str().unwrap()]);
+    assert_eq!(status, 1);
+    assert!(!stdout.contains('\u{1b}'), "{stdout}");
+    let verdicts: Vec<&str> = stdout.lines().filter(|l| l.ends_with(')') && l.contains(": ")).collect();
+    assert_eq!(verdicts.len(), 1, "one document, one verdict line: {stdout}");
+    assert!(verdicts[0].contains("\\n\\u{1b}[2Jforged.json: invalid"), "{stdout}");
+    // JSON output relays the name as it is.
+    let (_, stdout, _) = run(&["validate", "--format", "json", dir.path().to_str().unwrap()]);
+    assert!(json_lines(&stdout)[0]["source"].as_str().unwrap().ends_with(name));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exit codes and messages
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn an_input_without_documents_is_exit_2_unless_allowed() {
+    let empty = tempfile::tempdir().unwrap();
+    let dir = empty.path().to_str().unwrap();
+    let (status, _, stderr) = run(&["validate", dir]);
+    assert_eq!(status, 2);
+    assert!(stderr.contains("no documents"), "{stderr}");
+    assert_eq!(run(&["validate", "--allow-empty", dir]).0, 0);
+    let (status, _, stderr) = run_with_input(&["validate", "--ndjson", "-"], b"\n  \n\r\n".to_vec());
+    assert_eq!(status, 2, "blank NDJSON");
+    assert!(stderr.contains("no documents"), "{stderr}");
+    assert_eq!(run_with_input(&["validate", "--ndjson", "-"], Vec::new()).0, 2, "empty stdin");
+    assert_eq!(run_with_input(&["validate", "--ndjson", "--allow-empty", "-"], Vec::new()).0, 0);
+    // Empty standard input read whole is one document, and an empty one.
+    let (status, stdout, _) = run_with_input(&["validate", "-"], Vec::new());
+    assert_eq!(status, 1);
+    assert!(stdout.contains("the document is empty"), "{stdout}");
+}
+
+#[test]
+fn a_missing_root_and_an_unknown_schema_are_usage_errors() {
+    let researcher = repo().join("tests/fixtures/agents/ps/researcher_output/valid/maximal.json");
+    let file = researcher.to_str().unwrap();
+    let (status, stdout, stderr) = run(&["validate", "--root", "/no/such/root", file]);
+    assert_eq!(status, 2);
+    assert!(stdout.is_empty() && stderr.contains("--root /no/such/root"), "{stderr}");
+    let (status, stdout, stderr) = run(&["validate", "--schema", "no-such-schema", file]);
+    assert_eq!(status, 2);
+    assert!(stdout.is_empty() && stderr.contains("--schema no-such-schema"), "{stderr}");
+}
+
+#[test]
+fn migrate_keeps_the_worst_status_and_says_what_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let not_utf8 = dir.path().join("latin1.json");
+    std::fs::write(&not_utf8, b"{\"schema_version\": \"1.0.0\", \"x\": \"caf\xE9\"}").unwrap();
+    let missing = dir.path().join("missing.json");
+    let (status, _, stderr) = run(&["migrate", missing.to_str().unwrap(), not_utf8.to_str().unwrap()]);
+    assert_eq!(status, 2, "the I/O error's 2 is kept over the later 1: {stderr}");
+    assert!(stderr.contains("latin1.json: not JSON") && stderr.contains("not UTF-8"), "{stderr}");
+    let v10 = repo().join("tests/fixtures/session_context/v1.0.0/valid/maximal.json");
+    let (status, _, stderr) = run(&["migrate", "--to", "1.0.0", v10.to_str().unwrap()]);
+    assert_eq!(status, 1);
+    assert!(stderr.contains("cannot migrate to 1.0.0: the only migration target is 1.1.0"), "{stderr}");
+    assert!(!stderr.contains("supported targets are 1.0.0"), "{stderr}");
+}
+
+#[test]
+fn a_duplicate_member_is_invalid_through_the_command_line() {
+    let duplicated = br#"{"agent_id": "ps-researcher", "agent_id": "ps-analyst"}"#.to_vec();
+    for args in [&["validate", "--format", "json", "-"][..], &["validate", "--format", "json", "--ndjson", "-"]] {
+        let (status, stdout, _) = run_with_input(args, duplicated.clone());
+        assert_eq!(status, 1, "{args:?}");
+        assert_eq!(json_lines(&stdout)[0]["errors"][0]["error_code"], "SCH-014", "{args:?}");
+    }
+    // A declared member named twice, and a member named twice inside an undeclared one, in a
+    // document otherwise valid: read whole and as an NDJSON line.
+    for (tail, pointer) in [
+        (&br#", "research_topic": "again"}"#[..], "/research_topic"),
+        (br#", "x-note": {"a": 1, "a": 2}}"#, "/x-note/a"),
+    ] {
+        let mut researcher: Vec<u8> = researcher_fixture().into_iter().filter(|b| *b != b'\n').collect();
+        while researcher.last().is_some_and(|b| *b != b'}') {
+            researcher.pop();
+        }
+        researcher.pop(); // the closing brace
+        researcher.extend_from_slice(tail);
+        for args in [&["validate", "--format", "json", "-"][..], &["validate", "--format", "json", "--ndjson", "-"]] {
+            let (status, stdout, _) = run_with_input(args, researcher.clone());
+            assert_eq!(status, 1, "{args:?} {pointer}");
+            let line = &json_lines(&stdout)[0];
+            assert_eq!(line["errors"][0]["error_code"], "SCH-014", "{line}");
+            assert_eq!(line["errors"][0]["path"], pointer, "{line}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requirement ids learned across a long stream
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn requirement_ids_learned_from_a_long_stream_serve_the_documents_after_them() {
+    let template: Value = serde_json::from_slice(
+        &std::fs::read(repo().join("tests/fixtures/agents/nse/requirements_output/valid/seed_example_2.json")).unwrap(),
+    )
+    .unwrap();
+    let mut risk: Value = serde_json::from_slice(
+        &std::fs::read(repo().join("tests/fixtures/agents/nse/risk_output/valid/maximal.json")).unwrap(),
+    )
+    .unwrap();
+    risk["risks"][1].as_object_mut().unwrap().remove("traced_to_requirements");
+    let mut stream = Vec::new();
+    let mut risk_before = risk.clone();
+    risk_before["risks"][0]["traced_to_requirements"] = serde_json::json!([requirement_id(0)]);
+    // Judged before any id is known: no reference is judged.
+    stream.extend(serde_json::to_vec(&risk_before).unwrap());
+    stream.push(b'\n');
+    // Two windows and more (4096 lines each): learning crosses the window the workers judge
+    // ahead. The cost of learning is counted in the root package's tests/scaling.rs.
+    const DOCUMENTS: usize = 5_000;
+    for n in 0..DOCUMENTS {
+        let mut document = template.clone();
+        for (i, requirement) in document["requirements"].as_array_mut().unwrap().iter_mut().enumerate() {
+            requirement["id"] = Value::from(requirement_id(n * 3 + i));
+        }
+        stream.extend(serde_json::to_vec(&document).unwrap());
+        stream.push(b'\n');
+        if n == 5 {
+            // In the first window, just after the ids it names were learned.
+            let mut early = risk.clone();
+            early["risks"][0]["traced_to_requirements"] = serde_json::json!([requirement_id(17), requirement_id(18)]);
+            stream.extend(serde_json::to_vec(&early).unwrap());
+            stream.push(b'\n');
+        }
+    }
+    let mut after = risk.clone();
+    after["risks"][0]["traced_to_requirements"] =
+        serde_json::json!([requirement_id(3 * DOCUMENTS - 1), requirement_id(3 * DOCUMENTS)]);
+    stream.extend(serde_json::to_vec(&after).unwrap());
+    stream.push(b'\n');
+    let (status, stdout, stderr) = run_with_input(&["validate", "--format", "json", "--ndjson", "-"], stream);
+    assert_eq!(status, 0, "{stderr}");
+    let lines = json_lines(&stdout);
+    assert_eq!(lines.len(), DOCUMENTS + 3);
+    let ref_002 = |line: &Value| -> Vec<String> {
+        line["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["error_code"] == "REF-002")
+            .map(|e| e["actual"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert!(ref_002(&lines[0]).is_empty(), "nothing known yet");
+    // Line 8 (the risk after the 6th document, ids 0..=17 known): 18 is not known yet.
+    assert_eq!(ref_002(&lines[7]), [requirement_id(18)], "{}", lines[7]);
+    let last = &lines[DOCUMENTS + 2];
+    assert_eq!(ref_002(last), [requirement_id(3 * DOCUMENTS)], "{last}");
+    let message = last["errors"].as_array().unwrap().iter().find(|e| e["error_code"] == "REF-002").unwrap();
+    assert!(message["message"].as_str().unwrap().contains(&format!("among the {} known", 3 * DOCUMENTS)), "{message}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The corpus commands: docs, lint, diff
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn docs_writes_into_a_foreign_directory_only_with_force_and_keeps_what_is_not_its_own() {
+    let out = tempfile::tempdir().unwrap();
+    std::fs::write(out.path().join("notes.md"), b"mine\n").unwrap();
+    let repo = repo();
+    let args = |force: bool| {
+        let mut args = vec![
+            "docs".to_owned(),
+            "--out".to_owned(),
+            out.path().display().to_string(),
+            "--schemas".to_owned(),
+            repo.join("schemas").display().to_string(),
+            "--fixtures".to_owned(),
+            repo.join("tests/fixtures").display().to_string(),
+            "--matrix".to_owned(),
+            repo.join("data/cross_pollination_matrix.json").display().to_string(),
+        ];
+        if force {
+            args.push("--force".to_owned());
+        }
+        args
+    };
+    let refused: Vec<String> = args(false);
+    let (status, _, stderr) = run(&refused.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(status, 2, "{stderr}");
+    assert!(stderr.contains("--force"), "{stderr}");
+    let forced: Vec<String> = args(true);
+    let (status, stdout, stderr) = run(&forced.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(status, 0, "{stderr}");
+    assert!(stdout.starts_with("wrote "), "{stdout}");
+    assert_eq!(std::fs::read(out.path().join("notes.md")).unwrap(), b"mine\n");
+    // Now the directory holds generated pages: no --force needed, and notes.md still kept.
+    let (status, _, stderr) = run(&refused.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(std::fs::read(out.path().join("notes.md")).unwrap(), b"mine\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn lint_and_docs_end_on_a_corpus_with_link_cycles() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let (schemas, fixtures) = (dir.path().join("schemas"), dir.path().join("fixtures"));
+    for d in [&schemas, &fixtures] {
+        std::fs::create_dir(d).unwrap();
+        symlink(".", d.join("self1")).unwrap();
+        symlink(".", d.join("self2")).unwrap();
+    }
+    let (schemas, fixtures) = (schemas.to_str().unwrap(), fixtures.to_str().unwrap());
+    let (status, _, stderr) = run(&["lint", "--schemas", schemas, "--fixtures", fixtures]);
+    assert_eq!(status, 2, "{stderr}");
+    assert!(stderr.contains("no schemas"), "{stderr}");
+    let out = dir.path().join("out");
+    let (status, _, stderr) =
+        run(&["docs", "--out", out.to_str().unwrap(), "--schemas", schemas, "--fixtures", fixtures]);
+    assert!(status != 101 && !stderr.contains("panicked"), "{stderr}");
+}
+
+#[cfg(unix)]
+#[test]
+fn diff_refuses_a_file_that_never_ends() {
+    let schema = repo().join("schemas/common/error.json");
+    let (status, _, stderr) = run(&["diff", "/dev/zero", schema.to_str().unwrap()]);
+    assert_eq!(status, 2, "{stderr}");
+    assert!(stderr.contains("/dev/zero") && stderr.contains("not a regular file"), "{stderr}");
+}
