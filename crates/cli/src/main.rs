@@ -213,8 +213,16 @@ fn main() -> ExitCode {
             use jerry_contracts_codegen::docs;
             match docs::render(&schemas, &fixtures, &matrix) {
                 Ok(pages) => match docs::write(&dir, &pages, force) {
-                    Ok(_) => {
-                        let written = writeln!(out, "wrote {} pages to {}", pages.len(), output::name(&dir));
+                    Ok(done) => {
+                        let written = writeln!(
+                            out,
+                            "wrote {} of {} pages to {} ({} unchanged, {} stale removed)",
+                            done.written,
+                            pages.len(),
+                            output::name(&dir),
+                            done.unchanged,
+                            done.removed
+                        );
                         finish("docs", ExitCode::SUCCESS, written.and_then(|()| out.flush()))
                     }
                     Err(err) => {
