@@ -174,6 +174,23 @@ fn percent_decode(text: &str) -> String {
     String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
 }
 
+/// The name of the schema at `pointer` in `info`'s file, `NAME#POINTER`
+/// (`session_context/v1.0.0#/definitions/agent_reference`), as a `'static` string for
+/// [`crate::validation::Report::schema`]. Each name is made once per process; the registry's
+/// files hold a fixed number of subschemas, so the names made are bounded by the corpus.
+pub fn fragment_name(info: &'static SchemaInfo, pointer: &str) -> &'static str {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, PoisonError};
+    static NAMES: OnceLock<Mutex<HashMap<(&'static str, String), &'static str>>> = OnceLock::new();
+    if info.document.pointer(pointer).is_none() {
+        return info.name;
+    }
+    let mut names = NAMES.get_or_init(Mutex::default).lock().unwrap_or_else(PoisonError::into_inner);
+    names
+        .entry((info.name, pointer.to_owned()))
+        .or_insert_with(|| Box::leak(format!("{}#{pointer}", info.name).into_boxed_str()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

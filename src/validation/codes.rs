@@ -16,6 +16,11 @@ pub enum Layer {
     Constitutional,
     /// References to artifacts and requirements outside the document (`REF-*`).
     CrossReference,
+    /// The project's own conventions, beyond what the seeds state (`CNV-*`): warnings, and
+    /// errors only in strict mode ([`super::Options::strict`]). Each mirrors the schema code of
+    /// the same keyword (`CNV-003` is a pattern, like `SCH-003`); `CNV-002` is a member the
+    /// schema does not declare.
+    Convention,
 }
 
 /// One entry of the catalogue.
@@ -99,6 +104,16 @@ catalogue! {
     REF_UNKNOWN_REQUIREMENT = "REF-002", CrossReference, Warning, None, "Referenced requirement ID unknown", "Check requirement registry";
     REF_ARTIFACT_PATH = "REF-003", CrossReference, Error, Some("P-002"), "Artifact path is not repository-relative", "Use a relative path with forward slashes that stays inside the repository";
     REF_CHECKSUM = "REF-004", CrossReference, Error, None, "Artifact checksum mismatch", "Recompute the checksum or restore the artifact";
+    CNV_MISSING = "CNV-001", Convention, Warning, None, "Field missing that the conventions expect", "Add the field, or keep the warning: the seeds do not require it";
+    CNV_UNDECLARED = "CNV-002", Convention, Warning, None, "Member the conventions do not declare", "Check the member's name: the conventions list every member of this record";
+    CNV_PATTERN = "CNV-003", Convention, Warning, None, "Value outside the conventional format", "Write the value in the conventional format";
+    CNV_RANGE = "CNV-004", Convention, Warning, None, "Number outside the conventional range", "Use a value within the conventional range";
+    CNV_LENGTH = "CNV-005", Convention, Warning, None, "Text length outside the conventional bounds", "Give the text the conventional length (most often: not empty)";
+    CNV_ITEM_COUNT = "CNV-006", Convention, Warning, None, "Item count outside the conventional bounds", "Add or remove items to meet the conventional count";
+    CNV_ENUM = "CNV-007", Convention, Warning, None, "Value outside the conventional vocabulary", "Use one of the listed values if one fits";
+    CNV_CONST = "CNV-008", Convention, Warning, None, "Value differs from the conventional constant", "Use the conventional value";
+    CNV_FORMAT = "CNV-009", Convention, Warning, None, "Value not in the conventional format", "Write the value in the format named (RFC 3339 date/date-time, UUID, URI)";
+    CNV_UNIQUE = "CNV-010", Convention, Warning, None, "Repeated items where the conventions expect none", "Remove the repeated items";
 }
 
 /// The catalogue as the Markdown page `docs/error-codes.md` (a test keeps the committed page
@@ -116,6 +131,7 @@ pub fn markdown() -> String {
         (Layer::Semantic, "Semantic layer (business rules)"),
         (Layer::Constitutional, "Constitutional layer (Jerry constitution principles)"),
         (Layer::CrossReference, "Cross-reference layer (artifacts and requirements)"),
+        (Layer::Convention, "Convention layer (the project's own conventions; errors under `--strict`)"),
     ] {
         page.push_str(&format!(
             "\n## {heading}\n\n| Code | Severity | Message | Remediation | Principle |\n|---|---|---|---|---|\n"
@@ -157,6 +173,7 @@ mod tests {
                 Layer::Semantic => "SEM-",
                 Layer::Constitutional => "CON-",
                 Layer::CrossReference => "REF-",
+                Layer::Convention => "CNV-",
             };
             assert!(code.code.starts_with(prefix) && code.code.len() == 7, "{}", code.code);
             assert_eq!(

@@ -28,12 +28,12 @@ const MAX_DEPTH: i64 = 1;
 pub(crate) fn check(subject: &Subject, _options: &Options, report: &mut Report) {
     match subject {
         Subject::Envelope10(envelope) => {
-            nesting(envelope.trace.as_ref().map(|t| (&t.depth, t.span_id.as_str())), report)
+            nesting(envelope.trace.as_ref().map(|t| (&t.depth, t.span_id.as_deref())), report)
         }
         Subject::Envelope11(envelope) => {
-            nesting(envelope.trace.as_ref().map(|t| (&t.depth, t.span_id.as_str())), report)
+            nesting(envelope.trace.as_ref().map(|t| (&t.depth, t.span_id.as_deref())), report)
         }
-        Subject::Skimmed(facts) => nesting(facts.trace.as_ref().map(|t| (&t.depth, &*t.span_id)), report),
+        Subject::Skimmed(facts) => nesting(facts.trace.as_ref().map(|t| (&t.depth, t.span_id.as_deref())), report),
         Subject::Agent(_) | Subject::TaskGraph(_) | Subject::Other => {}
     }
     let Some(output) = output(subject) else { return };
@@ -46,14 +46,15 @@ pub(crate) fn check(subject: &Subject, _options: &Options, report: &mut Report) 
 }
 
 /// CON-003 (P-003): `trace.depth` above 1.
-fn nesting(trace: Option<(&crate::Number<i64>, &str)>, report: &mut Report) {
+fn nesting(trace: Option<(&crate::Number<i64>, Option<&str>)>, report: &mut Report) {
     let Some((depth, span_id)) = trace else { return };
     if *depth > MAX_DEPTH {
+        let span = span_id.map_or_else(String::new, |span| format!(" (span {span:?})"));
         report.push(with_values(
             record(
                 &codes::CON_NESTING,
                 "/trace/depth",
-                format!("trace.depth is {depth}; at most {MAX_DEPTH} is allowed (span {span_id:?})"),
+                format!("trace.depth is {depth}; at most {MAX_DEPTH} is allowed{span}"),
             ),
             Some(json!(format!("<= {MAX_DEPTH}"))),
             Some(json!(depth)),

@@ -86,7 +86,7 @@ impl<'a> Signals<'a> {
 /// (an escape, a repeat, a non-string signal, bytes that do not scan) is `None`, and the
 /// serde_json probe decides. What the scan skips is not checked here: the typed read that follows
 /// reads the whole document, so a malformed one still goes down the complete path.
-mod scan {
+pub(crate) mod scan {
     use std::borrow::Cow;
 
     use serde::de::IgnoredAny;
@@ -141,7 +141,7 @@ mod scan {
     }
 
     /// The index of the first non-whitespace byte at or after `at`.
-    fn whitespace(bytes: &[u8], mut at: usize) -> usize {
+    pub(crate) fn whitespace(bytes: &[u8], mut at: usize) -> usize {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(at) {
             at += 1;
         }
@@ -149,12 +149,12 @@ mod scan {
     }
 
     /// The index after `byte`, which must be at `at`.
-    fn expect(bytes: &[u8], at: usize, byte: u8) -> Option<usize> {
+    pub(crate) fn expect(bytes: &[u8], at: usize, byte: u8) -> Option<usize> {
         (bytes.get(at) == Some(&byte)).then_some(at + 1)
     }
 
     /// A string without escapes at `at`, and the index after it.
-    fn plain_string(bytes: &[u8], at: usize) -> Option<(&str, usize)> {
+    pub(crate) fn plain_string(bytes: &[u8], at: usize) -> Option<(&str, usize)> {
         let start = expect(bytes, at, b'"')?;
         let end = start + memchr::memchr2(b'"', b'\\', bytes.get(start..)?)?;
         if bytes[end] != b'"' {
@@ -164,7 +164,7 @@ mod scan {
     }
 
     /// The index after the string at `at` (escapes skipped, not decoded).
-    fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
+    pub(crate) fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
         let mut at = at + 1;
         loop {
             at += memchr::memchr2(b'"', b'\\', bytes.get(at..)?)?;
@@ -177,7 +177,7 @@ mod scan {
 
     /// The index after the value at `at`: a string, an object or array (nesting counted, strings
     /// skipped), or a scalar (up to the next delimiter).
-    fn value_end(bytes: &[u8], at: usize) -> Option<usize> {
+    pub(crate) fn value_end(bytes: &[u8], at: usize) -> Option<usize> {
         match bytes.get(at)? {
             b'"' => string_end(bytes, at),
             b'{' | b'[' => {

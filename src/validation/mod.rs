@@ -46,6 +46,10 @@ pub struct Options {
     /// read ([`Options::DEFAULT_MAX_BYTES`] unless set). [`read_limited`] reads a stream up to
     /// the same limit.
     pub max_bytes: usize,
+    /// Strict mode: the convention layer's findings (`CNV-*`, the project's own conventions
+    /// beyond what the seeds state) are errors instead of warnings. Off by default: a document
+    /// that follows everything the seeds state is valid (docs/conventions.md).
+    pub strict: bool,
 }
 
 impl Options {
@@ -61,6 +65,7 @@ impl Default for Options {
             expected_session: None,
             known_requirements: BTreeSet::new(),
             max_bytes: Self::DEFAULT_MAX_BYTES,
+            strict: false,
         }
     }
 }
@@ -191,6 +196,7 @@ impl Validator {
         let subject = Subject::from_bytes(info, bytes)?;
         let mut report = Report { schema: Some(info.name), records: Vec::new() };
         self.rules(&subject, &mut report);
+        self.conventions(info, Input::Bytes(bytes), &mut report);
         Some(report)
     }
 
@@ -208,6 +214,7 @@ impl Validator {
         }
         let mut report = Report { schema: Some(info.name), records: Vec::new() };
         self.rules(&Subject::Skimmed(facts), &mut report);
+        self.conventions(info, Input::Bytes(bytes), &mut report);
         Some(report)
     }
 
@@ -248,8 +255,83 @@ impl Validator {
         }
     }
 
+    /// The convention layer on a document of `info`'s schema: nothing to do (not even a parse)
+    /// unless the schema carries conventions.
+    fn conventions(&self, info: &'static SchemaInfo, input: Input<'_>, report: &mut Report) {
+        self.conventions_at(Catalogue::built_in(), info, "", input, report);
+    }
+
+    fn conventions_at(
+        &self,
+        catalogue: Catalogue,
+        info: &'static SchemaInfo,
+        pointer: &str,
+        input: Input<'_>,
+        report: &mut Report,
+    ) {
+        if !schema::has_conventions(catalogue.schemas, info, pointer) {
+            return;
+        }
+        let parsed;
+        let value = match input {
+            Input::Value(value) => value,
+            // Most documents keep every convention: a walk of the bytes that parses only the
+            // values a convention applies to tells so, and only a doubt costs a parse.
+            Input::Bytes(bytes) if schema::conventions_surely_kept(catalogue.schemas, info, pointer, bytes) => return,
+            Input::Bytes(bytes) => match crate::read::value_from_slice(bytes) {
+                Ok(value) => {
+                    parsed = value;
+                    &parsed
+                }
+                // The bytes were judged well-formed before this layer runs.
+                Err(_) => return,
+            },
+        };
+        schema::conventions(catalogue.schemas, info, pointer, value, self.options.strict, report);
+    }
+
+    /// Validates `value` against a definition or other subschema of a registry file, named
+    /// `NAME#POINTER` (`session_context/v1.0.0#/definitions/agent_reference`): the schema and
+    /// convention layers (the rule layers judge whole documents only).
+    fn validate_fragment(&self, name: &str, pointer: &str, value: &Value) -> Report {
+        let mut report = Report::default();
+        let Some(info) = registry::lookup(name) else {
+            report.push(record(&codes::SCH_UNKNOWN_SCHEMA, "", format!("no schema is named {name:?}")));
+            return report;
+        };
+        if !pointer.starts_with('/') || info.document.pointer(pointer).is_none() {
+            report.push(record(
+                &codes::SCH_UNKNOWN_SCHEMA,
+                "",
+                format!(
+                    "{} has no schema at #{pointer} (name a definition: {}#/definitions/NAME)",
+                    info.name, info.name
+                ),
+            ));
+            return report;
+        }
+        report.schema = Some(registry::fragment_name(info, pointer));
+        schema::check_at(registry::schemas(), info, pointer, value, &mut report);
+        self.conventions_at(Catalogue::built_in(), info, pointer, Input::Value(value), &mut report);
+        report
+    }
+
     /// Validates a parsed document, against `schema` when given, else the detected one.
+    /// `schema` may name a definition: `NAME#/definitions/X`.
     pub fn validate_value(&self, schema: Option<&str>, value: &Value) -> Report {
+        let mut report = self.validate_value_rules(schema, value);
+        if let Some(info) = report.schema.and_then(registry::lookup).filter(|_| schema.is_none_or(|s| !s.contains('#')))
+            && !report.records.iter().any(|r| r.error_code == codes::SCH_VERSION.code)
+        {
+            self.conventions(info, Input::Value(value), &mut report);
+        }
+        report
+    }
+
+    fn validate_value_rules(&self, schema: Option<&str>, value: &Value) -> Report {
+        if let Some((name, pointer)) = schema.and_then(|s| s.split_once('#')) {
+            return self.validate_fragment(name, pointer, value);
+        }
         let mut report = Report::default();
         let info = match schema {
             Some(name) => match registry::lookup(name) {
@@ -339,6 +421,11 @@ impl Validator {
         }
         report.schema = Some(info.name);
         self.rules(&subject, &mut report);
+        if schema::has_conventions(registry::schemas(), info, "")
+            && let Ok(value) = serde_json::to_value(document)
+        {
+            self.conventions(info, Input::Value(&value), &mut report);
+        }
         report
     }
 
@@ -357,8 +444,17 @@ impl Validator {
         if schema_valid(catalogue, info, &value, &mut report) {
             self.rules(&Subject::Other, &mut report);
         }
+        self.conventions_at(catalogue, info, "", Input::Value(&value), &mut report);
         report
     }
+}
+
+/// A document for the convention layer: bytes (parsed only when the schema has conventions) or
+/// a parsed value.
+#[derive(Clone, Copy)]
+enum Input<'a> {
+    Bytes(&'a [u8]),
+    Value(&'a Value),
 }
 
 /// The schemas and the generated types a validation reads: the library's own, or another corpus

@@ -20,6 +20,8 @@
 //! depth of the recursion is bounded by the depth of the schema, however deep the document is.
 //! A recursive schema (none is, in the corpus) is still bounded by [`MAX_DEPTH`].
 
+mod scan;
+
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -28,7 +30,7 @@ use serde_json::{Map, Number, Value};
 
 use super::codes::{self, Code};
 use super::{Report, record, with_values};
-use crate::common::ErrorRecord;
+use crate::common::{ErrorRecord, ErrorRecordSeverity};
 use crate::formats::{Date, DateTime};
 use crate::registry::{self, SchemaInfo};
 use crate::support::EcmaPattern;
@@ -51,19 +53,80 @@ const COPY_ENTRIES: usize = 20;
 /// Validates `value` against `info`'s schema, one of `schemas` (the registry's, whose trees are
 /// compiled once, or another set, compiled afresh), and adds one record per violation to `report`.
 pub(crate) fn check(schemas: &'static [SchemaInfo], info: &'static SchemaInfo, value: &Value, report: &mut Report) {
-    let violations = if std::ptr::eq(schemas, registry::schemas()) {
-        run(info.path, "", value)
-    } else {
-        Compiler::compile(schemas, info).violations(info.path, "", value)
-    };
+    check_at(schemas, info, "", value, report);
+}
+
+/// [`check`] against the schema at `pointer` in `info`'s file (`""` for its root, or a
+/// definition: `/definitions/agent_reference`).
+pub(crate) fn check_at(
+    schemas: &'static [SchemaInfo],
+    info: &'static SchemaInfo,
+    pointer: &str,
+    value: &Value,
+    report: &mut Report,
+) {
+    let violations = with_tree(schemas, info, |tree| tree.violations(info.path, pointer, Mode::Seed, value));
     match violations {
         Some(violations) => report.records.extend(violations.into_iter().map(Violation::into_record)),
         None => report.push(record(
             &codes::SCH_UNKNOWN_SCHEMA,
             "",
-            format!("schema {} is not in the registry, so it cannot be interpreted", info.path),
+            format!("{}#{pointer} is not a schema of the registry, so it cannot be interpreted", info.path),
         )),
     }
+}
+
+/// Whether the schema at `pointer` in `info`'s file, or any schema it reaches, carries a
+/// convention (`x-convention`): only then is the convention layer worth a parsed document.
+pub(crate) fn has_conventions(schemas: &'static [SchemaInfo], info: &'static SchemaInfo, pointer: &str) -> bool {
+    with_tree(schemas, info, |tree| {
+        Some(tree.convention_root(info.path, pointer).is_some_and(|root| tree.reaches_convention(root)))
+    })
+    .unwrap_or(false)
+}
+
+/// Whether the JSON bytes `bytes` (well-formed: the typed skim read them) surely keep every
+/// convention of the schema at `pointer` in `info`'s file, told without parsing the document
+/// (`schema/scan.rs`); `false` is doubt, for [`conventions`] on the parsed document to settle.
+pub(crate) fn conventions_surely_kept(
+    schemas: &'static [SchemaInfo],
+    info: &'static SchemaInfo,
+    pointer: &str,
+    bytes: &[u8],
+) -> bool {
+    with_tree(schemas, info, |tree| Some(tree.surely_kept(tree.convention_root(info.path, pointer)?, bytes)))
+        .unwrap_or(false)
+}
+
+/// The convention layer: one `CNV-*` record for every convention (`x-convention`) that `value`
+/// breaks against the schema at `pointer` in `info`'s file — a warning, or an error when
+/// `strict`.
+pub(crate) fn conventions(
+    schemas: &'static [SchemaInfo],
+    info: &'static SchemaInfo,
+    pointer: &str,
+    value: &Value,
+    strict: bool,
+    report: &mut Report,
+) {
+    let found = with_tree(schemas, info, |tree| tree.violations(info.path, pointer, Mode::Convention, value));
+    for violation in found.into_iter().flatten() {
+        let mut finding = violation.into_record();
+        if strict {
+            finding.severity = ErrorRecordSeverity::Error;
+        }
+        report.push(finding);
+    }
+}
+
+/// Runs `f` on the compiled tree of `info`'s file: the registry's (compiled once) or, for
+/// another set of schemas, one compiled afresh.
+fn with_tree<T>(
+    schemas: &'static [SchemaInfo],
+    info: &'static SchemaInfo,
+    f: impl FnOnce(&Tree) -> Option<T>,
+) -> Option<T> {
+    if std::ptr::eq(schemas, registry::schemas()) { f(tree(info.path)?) } else { f(&Compiler::compile(schemas, info)) }
 }
 
 /// Testing hook: the `(keyword, instance pointer)` of every violation the interpreter finds in
@@ -85,7 +148,7 @@ pub fn interpret_in(schemas: &'static [SchemaInfo], schema: &str, value: &Value)
     let (name, fragment) = schema.split_once('#').unwrap_or((schema, ""));
     pairs(
         registry::lookup_in(schemas, name)
-            .and_then(|info| Compiler::compile(schemas, info).violations(info.path, fragment, value)),
+            .and_then(|info| Compiler::compile(schemas, info).violations(info.path, fragment, Mode::Seed, value)),
     )
 }
 
@@ -118,18 +181,66 @@ impl super::Validator {
 /// Every violation of `value` against the schema at `pointer` in the registry file `path`, or
 /// `None` when there is no such compiled schema.
 fn run(path: &str, pointer: &str, value: &Value) -> Option<Vec<Violation>> {
-    tree(path)?.violations(path, pointer, value)
+    tree(path)?.violations(path, pointer, Mode::Seed, value)
 }
 
 impl Tree {
-    /// Every violation of `value` against the compiled schema at `pointer` in `path`, or `None`
-    /// when the tree holds no such schema.
-    fn violations(&self, path: &str, pointer: &str, value: &Value) -> Option<Vec<Violation>> {
-        let root = self.index.get(&(path, pointer.to_owned())).copied()?;
+    /// Every violation of `value` against the compiled schema at `pointer` in `path`, read in
+    /// `mode`, or `None` when the tree holds no such schema.
+    fn violations(&self, path: &str, pointer: &str, mode: Mode, value: &Value) -> Option<Vec<Violation>> {
+        let root = self.index.get(&(path, pointer.to_owned(), mode)).copied()?;
         let mut violations = Vec::new();
         self.eval(root, value, &Path::Root, 0, &mut violations);
         Some(violations)
     }
+
+    /// Whether node `root` (of the convention reading) or anything it reaches asserts a
+    /// convention.
+    fn reaches_convention(&self, root: NodeId) -> bool {
+        self.reaches.get(root).copied().unwrap_or(false)
+    }
+}
+
+/// For each node, whether it or anything it reaches (through references, properties, items and
+/// the branches of conditions, not the conditions themselves) has an `x-convention`: a fixed
+/// point, reached in as many rounds as the schema is deep.
+fn reaching(nodes: &[Node]) -> Vec<bool> {
+    let mut reaches: Vec<bool> = nodes.iter().map(|n| matches!(n, Node::Schema(s) if s.convention.is_some())).collect();
+    loop {
+        let mut changed = false;
+        for (id, node) in nodes.iter().enumerate() {
+            if reaches.get(id).copied().unwrap_or(true) {
+                continue;
+            }
+            let reached = |child: &NodeId| reaches.get(*child).copied().unwrap_or(false);
+            let now = match node {
+                Node::Ref(target) => reached(target),
+                Node::Schema(s) => {
+                    s.properties.iter().any(|(_, child)| reached(child))
+                        || s.additional.iter().chain(&s.items).chain(&s.all_of).any(reached)
+                        || s.condition.is_some_and(|(_, then, otherwise)| then.iter().chain(&otherwise).any(reached))
+                }
+                _ => false,
+            };
+            if now && let Some(slot) = reaches.get_mut(id) {
+                *slot = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return reaches;
+        }
+    }
+}
+
+/// How a schema is read: as the seeds state it (the schema layer: every keyword but the
+/// annotations `x-source` and `x-convention`), or as its conventions (the convention layer: the
+/// same structure — properties, items, references, branches — with only the assertions in each
+/// object's `x-convention`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Mode {
+    Seed,
+    Convention,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -143,9 +254,24 @@ type NodeId = usize;
 struct Tree {
     /// The arena; `NodeId`s index it.
     nodes: Vec<Node>,
-    /// Every compiled schema by (file path, JSON Pointer in that file): the file's root and
-    /// definitions, and everything they reach.
-    index: HashMap<(&'static str, String), NodeId>,
+    /// Every compiled schema by (file path, JSON Pointer in that file, reading): the file's
+    /// root and definitions, and everything they reach, in both readings.
+    index: HashMap<(&'static str, String, Mode), NodeId>,
+    /// Per node: whether it, or anything it reaches, asserts a convention (the convention layer
+    /// skips every other value without reading it).
+    reaches: Vec<bool>,
+    /// The file root's node in the convention reading (every document asks for it).
+    convention_root: Option<NodeId>,
+}
+
+impl Tree {
+    /// The node of the schema at `pointer` in `path`, in the convention reading.
+    fn convention_root(&self, path: &str, pointer: &str) -> Option<NodeId> {
+        if pointer.is_empty() && self.convention_root.is_some() {
+            return self.convention_root;
+        }
+        self.index.get(&(path, pointer.to_owned(), Mode::Convention)).copied()
+    }
 }
 
 /// One compiled schema.
@@ -196,6 +322,11 @@ struct Schema {
     /// `if`, `then`, `else` (only kept when `then` or `else` is there).
     condition: Option<(NodeId, Option<NodeId>, Option<NodeId>)>,
     all_of: Vec<NodeId>,
+    /// In the convention reading: the object's `x-convention` (its `x-source` names each
+    /// convention's decision, which the record quotes), when the object has one.
+    convention: Option<&'static Map<String, Value>>,
+    /// In the convention reading: `additionalProperties: false` among the conventions.
+    closed: bool,
     /// Keywords whose value the interpreter cannot use, with the reason.
     problems: Vec<(&'static str, String)>,
 }
@@ -273,25 +404,29 @@ struct Compiler {
     /// The set of schemas `$ref`s are resolved in.
     schemas: &'static [SchemaInfo],
     nodes: Vec<Node>,
-    index: HashMap<(&'static str, String), NodeId>,
+    index: HashMap<(&'static str, String, Mode), NodeId>,
 }
 
 impl Compiler {
     /// Compiles `file`'s root and every definition.
     fn compile(schemas: &'static [SchemaInfo], file: &'static SchemaInfo) -> Tree {
         let mut compiler = Self { schemas, nodes: Vec::new(), index: HashMap::new() };
-        compiler.node(file, String::new());
-        if let Some(definitions) = file.document.get("definitions").and_then(Value::as_object) {
-            for name in definitions.keys() {
-                compiler.node(file, format!("/definitions/{}", escape(name)));
+        for mode in [Mode::Seed, Mode::Convention] {
+            compiler.node(file, String::new(), mode);
+            if let Some(definitions) = file.document.get("definitions").and_then(Value::as_object) {
+                for name in definitions.keys() {
+                    compiler.node(file, format!("/definitions/{}", escape(name)), mode);
+                }
             }
         }
-        Tree { nodes: compiler.nodes, index: compiler.index }
+        let reaches = reaching(&compiler.nodes);
+        let convention_root = compiler.index.get(&(file.path, String::new(), Mode::Convention)).copied();
+        Tree { nodes: compiler.nodes, index: compiler.index, reaches, convention_root }
     }
 
     /// The node of the schema at `pointer` in `file`, compiled if it is not yet.
-    fn node(&mut self, file: &'static SchemaInfo, pointer: String) -> NodeId {
-        let key = (file.path, pointer);
+    fn node(&mut self, file: &'static SchemaInfo, pointer: String, mode: Mode) -> NodeId {
+        let key = (file.path, pointer, mode);
         if let Some(&id) = self.index.get(&key) {
             return id;
         }
@@ -300,7 +435,7 @@ impl Compiler {
         // Indexed before it is built, so that a schema referring to itself finds its node.
         self.index.insert(key.clone(), id);
         let node = match file.document.pointer(&key.1) {
-            Some(schema) => self.build(file, &key.1, schema),
+            Some(schema) => self.build(file, &key.1, schema, mode),
             None => Node::Broken { keyword: "$ref", reason: format!("{}#{} does not exist", file.path, key.1) },
         };
         if let Some(slot) = self.nodes.get_mut(id) {
@@ -309,11 +444,13 @@ impl Compiler {
         id
     }
 
-    /// Compiles the schema `schema`, found at `pointer` in `file`.
-    fn build(&mut self, file: &'static SchemaInfo, pointer: &str, schema: &'static Value) -> Node {
+    /// Compiles the schema `schema`, found at `pointer` in `file`, read in `mode`.
+    fn build(&mut self, file: &'static SchemaInfo, pointer: &str, schema: &'static Value, mode: Mode) -> Node {
         let map = match schema {
             Value::Bool(true) => return Node::Any,
-            Value::Bool(false) => return Node::Never,
+            // `false` is an assertion of the seed reading; conventions are only ever in `x-convention`.
+            Value::Bool(false) if mode == Mode::Seed => return Node::Never,
+            Value::Bool(false) => return Node::Any,
             Value::Object(map) => map,
             _ => {
                 return Node::Broken { keyword: "$schema", reason: format!("{}#{pointer} is not a schema", file.path) };
@@ -322,28 +459,62 @@ impl Compiler {
         if let Some(reference) = map.get("$ref") {
             let target = reference.as_str().ok_or_else(|| "$ref is not a string".to_owned());
             return match target.and_then(|r| registry::resolve_in(self.schemas, file, r)) {
-                Ok((target, target_pointer)) => Node::Ref(self.node(target, target_pointer)),
+                Ok((target, target_pointer)) => Node::Ref(self.node(target, target_pointer, mode)),
                 Err(reason) => Node::Broken { keyword: "$ref", reason: format!("{}#{pointer}: {reason}", file.path) },
             };
         }
         let mut s = Schema::default();
-        let child = |this: &mut Self, keyword: &str| this.node(file, format!("{pointer}/{keyword}"));
+        let child = |this: &mut Self, keyword: &str, mode: Mode| this.node(file, format!("{pointer}/{keyword}"), mode);
+        // The structure is the object's own in both readings; the assertions are its own, or,
+        // in the convention reading, those of its `x-convention`.
         for (keyword, value) in map {
+            match keyword.as_str() {
+                "properties" => {
+                    for name in value.as_object().into_iter().flat_map(Map::keys) {
+                        let id = self.node(file, format!("{pointer}/properties/{}", escape(name)), mode);
+                        s.properties.push((name.as_str(), id));
+                    }
+                    s.properties.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                }
+                "additionalProperties" if value.is_object() || mode == Mode::Seed && value != &Value::Bool(true) => {
+                    s.additional = Some(child(self, keyword, mode));
+                }
+                "items" => s.items = Some(child(self, keyword, mode)),
+                "allOf" => {
+                    let count = value.as_array().map_or(0, Vec::len);
+                    s.all_of = (0..count).map(|i| self.node(file, format!("{pointer}/allOf/{i}"), mode)).collect();
+                }
+                _ => {}
+            }
+        }
+        if map.contains_key("if") && (map.contains_key("then") || map.contains_key("else")) {
+            // The condition decides the branch as the seeds state it, in both readings.
+            let condition = child(self, "if", Mode::Seed);
+            let then = map.contains_key("then").then(|| child(self, "then", mode));
+            let otherwise = map.contains_key("else").then(|| child(self, "else", mode));
+            s.condition = Some((condition, then, otherwise));
+        }
+        let assertions = match mode {
+            Mode::Seed => map,
+            Mode::Convention => match map.get("x-convention") {
+                Some(Value::Object(convention)) => {
+                    s.convention = Some(convention);
+                    convention
+                }
+                _ => return Node::Schema(Box::new(s)),
+            },
+        };
+        for (keyword, value) in assertions {
             match keyword.as_str() {
                 "type" => match types(value) {
                     Some(mask) => s.types = Some(Types { mask, declared: value }),
                     None => s.problems.push(("type", format!("unknown type {value}"))),
                 },
                 "required" => s.required = value.as_array().into_iter().flatten().filter_map(Value::as_str).collect(),
-                "properties" => {
-                    for name in value.as_object().into_iter().flat_map(Map::keys) {
-                        let id = self.node(file, format!("{pointer}/properties/{}", escape(name)));
-                        s.properties.push((name.as_str(), id));
-                    }
-                    s.properties.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                // A convention that closes the object: every member it does not declare breaks it.
+                "additionalProperties" if mode == Mode::Convention && value == &Value::Bool(false) => {
+                    s.closed = true;
                 }
-                "additionalProperties" if value != &Value::Bool(true) => s.additional = Some(child(self, keyword)),
-                "items" => s.items = Some(child(self, keyword)),
                 "enum" => s.enumeration = Some(value),
                 "const" => s.constant = Some(value),
                 "pattern" => match value.as_str().ok_or_else(|| "pattern is not a string".to_owned()).and_then(pattern)
@@ -367,18 +538,8 @@ impl Compiler {
                         _ => None,
                     }
                 }
-                "allOf" => {
-                    let count = value.as_array().map_or(0, Vec::len);
-                    s.all_of = (0..count).map(|i| self.node(file, format!("{pointer}/allOf/{i}"))).collect();
-                }
                 _ => {}
             }
-        }
-        if map.contains_key("if") && (map.contains_key("then") || map.contains_key("else")) {
-            let condition = child(self, "if");
-            let then = map.contains_key("then").then(|| child(self, "then"));
-            let otherwise = map.contains_key("else").then(|| child(self, "else"));
-            s.condition = Some((condition, then, otherwise));
         }
         Node::Schema(Box::new(s))
     }
@@ -490,6 +651,78 @@ impl Violation {
     }
 }
 
+impl Schema {
+    /// Whether the string `text` keeps every assertion of this object, judged as
+    /// [`Tree::eval_schema`] judges a string (the convention layer's walk of the bytes asks, for
+    /// the strings a convention applies to).
+    fn text_kept(&self, text: &str) -> bool {
+        if self.condition.is_some() || !self.all_of.is_empty() || !self.problems.is_empty() {
+            return false;
+        }
+        if self.types.as_ref().is_some_and(|types| types.mask & STRING == 0) {
+            return false;
+        }
+        if let Some(allowed) = self.enumeration
+            && !allowed.as_array().is_some_and(|values| values.iter().any(|v| v.as_str() == Some(text)))
+        {
+            return false;
+        }
+        if let Some(constant) = self.constant
+            && constant.as_str() != Some(text)
+        {
+            return false;
+        }
+        if self.pattern.as_ref().is_some_and(|pattern| !pattern.is_match(text)) {
+            return false;
+        }
+        if self.min_length.is_some() || self.max_length.is_some() {
+            let length = u64::try_from(text.chars().count()).unwrap_or(u64::MAX);
+            if self.min_length.is_some_and(|min| length < min) || self.max_length.is_some_and(|max| length > max) {
+                return false;
+            }
+        }
+        if self.format.is_some_and(|format| format.problem(text).is_some()) {
+            return false;
+        }
+        true
+    }
+
+    /// `violation` as this object reports it: unchanged in the seed reading; in the convention
+    /// reading, with the convention code of its keyword and the decision that makes it.
+    fn conventional(&self, mut violation: Violation) -> Violation {
+        let Some(convention) = self.convention else { return violation };
+        violation.code = convention_of(violation.code);
+        let source = match convention.get("x-source").and_then(|sources| sources.get(violation.keyword)) {
+            Some(Value::String(source)) => Some(source.as_str()),
+            // `required` may cite a source per property; the record's `expected` is the name.
+            Some(Value::Object(per_name)) => violation.expected.as_str().and_then(|name| per_name.get(name)?.as_str()),
+            _ => None,
+        };
+        violation.message = match source {
+            Some(source) => format!("{} ({source}; the seeds do not state it)", violation.message),
+            None => format!("{} (a convention; the seeds do not state it)", violation.message),
+        };
+        violation
+    }
+}
+
+/// The convention code that mirrors the schema code `code` (the same keyword, judged against a
+/// convention), or `code` itself when no convention mirrors it.
+fn convention_of(code: &'static Code) -> &'static Code {
+    match code.code {
+        "SCH-001" => &codes::CNV_MISSING,
+        "SCH-003" => &codes::CNV_PATTERN,
+        "SCH-004" => &codes::CNV_RANGE,
+        "SCH-005" => &codes::CNV_LENGTH,
+        "SCH-006" => &codes::CNV_ITEM_COUNT,
+        "SCH-007" => &codes::CNV_ENUM,
+        "SCH-008" => &codes::CNV_CONST,
+        "SCH-009" => &codes::CNV_FORMAT,
+        "SCH-010" => &codes::CNV_UNIQUE,
+        _ => code,
+    }
+}
+
 /// Where violations go: a list, or nowhere (when only validity matters, as for `if`).
 trait Sink {
     /// True when violations are not kept: validation stops at the first.
@@ -573,7 +806,8 @@ impl Tree {
                 if S::SILENT {
                     return false;
                 }
-                sink.push($make);
+                let make = $make;
+                sink.push(|| s.conventional(make()));
             }};
         }
         // Applies a child schema.
@@ -762,6 +996,20 @@ impl Tree {
                 }
             }
             Value::Object(object) => {
+                if s.closed {
+                    for name in object.keys() {
+                        if s.properties.binary_search_by(|(declared, _)| (*declared).cmp(name)).is_err() {
+                            fail!(|| Violation::new(
+                                &codes::CNV_UNDECLARED,
+                                "additionalProperties",
+                                &Path::Key(path, name),
+                                format!("the member {name:?} is not declared"),
+                                Value::Bool(false),
+                                Value::from(name.as_str()),
+                            ));
+                        }
+                    }
+                }
                 for name in &s.required {
                     if !object.contains_key(*name) {
                         fail!(|| Violation::new(

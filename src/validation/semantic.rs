@@ -754,7 +754,7 @@ fn task_graph(graph: &MissionTaskGraph, report: &mut Report) {
     }
     let mut edges: Vec<Vec<usize>> = vec![Vec::new(); tasks.len()];
     for (i, task) in tasks.iter().enumerate() {
-        for (j, dependency) in task.depends_on.iter().enumerate() {
+        for (j, dependency) in task.depends_on.iter().flatten().enumerate() {
             match first.get(dependency.as_str()) {
                 Some(&target) => edges[i].push(target),
                 None => report.push(with_values(

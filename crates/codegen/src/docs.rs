@@ -777,6 +777,12 @@ impl<'a> Page<'a> {
         };
         self.line(&format!("- **Rust type:** {rust}"));
         self.line(&format!("- **Index:** [all schemas]({})", relative_link(&self.page, INDEX)));
+        if schema.document.to_string().contains("\"x-convention\"") {
+            self.line(&format!(
+                "- **Conventions:** constraints marked *convention* are the project's own, beyond what the seeds state: a warning (`CNV-*`), an error only with `--strict` ([sources]({}))",
+                relative_link(&self.page, "../constraints.md")
+            ));
+        }
         self.agents_section();
         if schema.path == MATRIX_SCHEMA {
             self.matrix_section();
@@ -888,13 +894,25 @@ impl<'a> Page<'a> {
     fn object_table(&mut self, node: &Value, pointer: &str) {
         self.line("| property | type | required | constraints | description |");
         self.line("|---|---|---|---|---|");
+        let conventional: BTreeSet<&str> = node
+            .get("x-convention")
+            .and_then(|c| c.get("required"))
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
         for (name, child, required) in ordered_properties(node) {
             let at = format!("{pointer}/properties/{}", escape_token(name));
             let row = format!(
                 "| {} | {} | {} | {} | {} |",
                 cell(&code(name)),
                 cell(&self.type_label(child, &at)),
-                if required { "yes" } else { "" },
+                match (required, conventional.contains(name)) {
+                    (true, _) => "yes",
+                    (false, true) => "convention",
+                    (false, false) => "",
+                },
                 cell(&constraints(child).join("<br>")),
                 cell(&self.description(child)),
             );
@@ -1245,6 +1263,13 @@ fn constraints(node: &Value) -> Vec<String> {
     }
     if let Some(values) = node.get("additionalProperties").filter(|a| a.is_object() && !is_object(a)) {
         out.extend(constraints(values).into_iter().map(|c| format!("values: {c}")));
+    }
+    // The conventions (warnings, errors only in strict mode), after the seed's constraints.
+    if let Some(convention) = node.get("x-convention") {
+        out.extend(constraints(convention).into_iter().map(|c| format!("convention: {c}")));
+        if convention.get("additionalProperties") == Some(&Value::Bool(false)) {
+            out.push("convention: no undeclared members".to_owned());
+        }
     }
     out
 }

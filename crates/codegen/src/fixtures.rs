@@ -171,6 +171,11 @@ pub struct FixtureSet {
     /// Documents that must be rejected: the files of `invalid/`, then the boundary cases'
     /// invalid documents.
     pub invalid: Vec<InvalidFixture>,
+    /// Documents that follow everything the seeds state but break one convention
+    /// (`x-convention`): valid, with exactly one convention warning (`CNV-*`) — and invalid
+    /// for exactly that reason in strict mode. The files of `convention/`, then the boundary
+    /// cases of convention constraints (ids with `/x-convention/`).
+    pub convention: Vec<InvalidFixture>,
     /// The cases of `boundary.json`, as written.
     pub boundary: Vec<BoundaryCase>,
 }
@@ -190,7 +195,7 @@ pub fn discover(dir: &Path, corpus: &Corpus) -> (Vec<FixtureSet>, Vec<Problem>) 
     let mut problems = Vec::new();
     let mut dirs = Vec::new();
     collect_verdict_dirs(dir, &mut dirs, &mut problems);
-    for (verdict_dir, valid) in dirs {
+    for (verdict_dir, verdict) in dirs {
         let shown = display(&verdict_dir);
         let Some(parent) = verdict_dir.parent().and_then(|p| relative_path(dir, p)) else {
             problems.push(Problem::new(shown, "", "fixture directory outside the fixture tree"));
@@ -210,9 +215,10 @@ pub fn discover(dir: &Path, corpus: &Corpus) -> (Vec<FixtureSet>, Vec<Problem>) 
             dir: target_dir,
             valid: Vec::new(),
             invalid: Vec::new(),
+            convention: Vec::new(),
             boundary: Vec::new(),
         });
-        read_verdict_dir(&verdict_dir, valid, set, &mut problems);
+        read_verdict_dir(&verdict_dir, verdict, set, &mut problems);
     }
     for set in sets.values_mut() {
         read_boundary(set, &mut problems);
@@ -267,9 +273,19 @@ fn read_boundary(set: &mut FixtureSet, problems: &mut Vec<Problem>) {
             rule: case.rule.clone(),
             constraint: Some(case.constraint.clone()),
         };
-        set.invalid.push(InvalidFixture { path: shown, document, expect, case: Some(index) });
+        let fixture = InvalidFixture { path: shown, document, expect, case: Some(index) };
+        if is_convention(&case.constraint) {
+            set.convention.push(fixture);
+        } else {
+            set.invalid.push(fixture);
+        }
     }
     set.boundary = file.cases;
+}
+
+/// Whether the constraint id names a convention (a keyword of an `x-convention` object).
+pub fn is_convention(constraint: &str) -> bool {
+    constraint.contains("/x-convention/")
 }
 
 /// `document` with the value at `pointer` replaced by `value`, or removed when `value` is
@@ -296,7 +312,19 @@ pub fn edit(document: &Value, pointer: &str, value: Option<&Value>) -> Option<Va
     Some(out)
 }
 
-fn read_verdict_dir(dir: &Path, valid: bool, set: &mut FixtureSet, problems: &mut Vec<Problem>) {
+/// What the documents of a fixture directory must be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// `valid/`: no record at all.
+    Valid,
+    /// `invalid/`: rejected for the one reason of the sidecar.
+    Invalid,
+    /// `convention/`: valid, with the one convention warning of the sidecar.
+    Convention,
+}
+
+fn read_verdict_dir(dir: &Path, verdict: Verdict, set: &mut FixtureSet, problems: &mut Vec<Problem>) {
+    let valid = verdict == Verdict::Valid;
     let mut files = match fs::read_dir(dir) {
         Ok(entries) => entries.filter_map(|e| e.ok().map(|e| e.path())).collect::<Vec<_>>(),
         Err(err) => {
@@ -337,7 +365,11 @@ fn read_verdict_dir(dir: &Path, valid: bool, set: &mut FixtureSet, problems: &mu
         let Some(expect) = read_json(&sidecar, problems).and_then(|v| parse_expectation(&sidecar, &v, problems)) else {
             continue;
         };
-        set.invalid.push(InvalidFixture { path: file, document, expect, case: None });
+        let fixture = InvalidFixture { path: file, document, expect, case: None };
+        match verdict {
+            Verdict::Convention => set.convention.push(fixture),
+            _ => set.invalid.push(fixture),
+        }
     }
 }
 
@@ -386,8 +418,8 @@ fn display(path: &Path) -> String {
     path.to_string_lossy().replace('\\', "/")
 }
 
-/// Directories named `valid` or `invalid`, with `true` for `valid`.
-fn collect_verdict_dirs(dir: &Path, out: &mut Vec<(PathBuf, bool)>, problems: &mut Vec<Problem>) {
+/// Directories named `valid`, `invalid` or `convention`, with what their documents must be.
+fn collect_verdict_dirs(dir: &Path, out: &mut Vec<(PathBuf, Verdict)>, problems: &mut Vec<Problem>) {
     let mut entries = match fs::read_dir(dir) {
         Ok(entries) => entries.filter_map(|e| e.ok().map(|e| e.path())).collect::<Vec<_>>(),
         Err(err) => {
@@ -399,8 +431,9 @@ fn collect_verdict_dirs(dir: &Path, out: &mut Vec<(PathBuf, bool)>, problems: &m
     // Links to directories are not walked: a link cycle would make the walk endless.
     for path in entries.into_iter().filter(|p| crate::files::is_real_dir(p)) {
         match path.file_name().and_then(|n| n.to_str()) {
-            Some("valid") => out.push((path, true)),
-            Some("invalid") => out.push((path, false)),
+            Some("valid") => out.push((path, Verdict::Valid)),
+            Some("invalid") => out.push((path, Verdict::Invalid)),
+            Some("convention") => out.push((path, Verdict::Convention)),
             _ => collect_verdict_dirs(&path, out, problems),
         }
     }
