@@ -25,7 +25,7 @@ mod support;
 use std::collections::{BTreeMap, BTreeSet};
 
 use jerry_contracts_codegen::constraints;
-use jerry_contracts_codegen::fixtures::{BOUNDARY_FILE, BoundaryCase, BoundaryFile, FixtureSet, edit};
+use jerry_contracts_codegen::fixtures::{self, BOUNDARY_FILE, BoundaryCase, BoundaryFile, FixtureSet, edit};
 use serde_json::Value;
 use support::boundary::{self, Site};
 
@@ -52,7 +52,7 @@ fn every_constraint_has_boundary_fixtures_on_both_sides() {
     let inventory = constraints::inventory(&corpus);
     let registry = support::registry(&corpus);
     let holds = |uri: &str, value: &Value| support::validator(&registry, uri).is_valid(value);
-    assert!(inventory.len() > 900, "the inventory lists only {} constraints", inventory.len());
+    assert!(inventory.len() > 600, "the inventory lists only {} constraints", inventory.len());
     let keywords: BTreeMap<String, String> = inventory.iter().map(|c| (c.id(), c.keyword.clone())).collect();
     let mut problems = Vec::new();
     let mut invalid_side: BTreeMap<&str, usize> = BTreeMap::new();
@@ -61,6 +61,11 @@ fn every_constraint_has_boundary_fixtures_on_both_sides() {
     for set in &sets {
         let file = set.dir.join(BOUNDARY_FILE);
         for (index, case) in set.boundary.iter().enumerate() {
+            if fixtures::is_convention(&case.constraint) {
+                // A convention's case: tests/conventions.rs judges it (a warning, an error in
+                // strict mode), and names any that is no convention of the corpus.
+                continue;
+            }
             checked += 1;
             let shown = format!("{}#{index}", file.display());
             match keywords.get(&case.constraint) {
@@ -136,7 +141,7 @@ fn every_constraint_has_boundary_fixtures_on_both_sides() {
         inventory.len(),
         listed.join("\n")
     );
-    assert!(checked > 900, "only {checked} boundary cases judged");
+    assert!(checked > 600, "only {checked} boundary cases judged");
 }
 
 /// Where each constraint applies in the valid fixtures: `(set index, base file name, site)`,

@@ -1,6 +1,7 @@
 //! Generated documentation is committed and must be fresh: `docs/error-codes.md` is the code
-//! catalogue rendered by `validation::codes::markdown()`. To refresh it after changing the
-//! catalogue: `JERRY_BLESS=1 cargo test --test docs_fresh`.
+//! catalogue rendered by `validation::codes::markdown()`, and `docs/constraints.md` the table of
+//! every constraint of the corpus with its source (`constraints::table`). To refresh them after
+//! changing the catalogue or the schemas: `JERRY_BLESS=1 cargo test --test docs_fresh`.
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a failed expectation is the test failing
 
 use std::path::Path;
@@ -43,4 +44,11 @@ fn every_code_in_the_catalogue_is_reported_by_some_layer() {
         .filter(|name| !sources.contains(&format!("codes::{name}")))
         .collect();
     assert!(unused.is_empty(), "catalogue codes no layer reports: {unused:?}");
+}
+
+#[test]
+fn constraint_table_is_fresh() {
+    let corpus = jerry_contracts_codegen::Corpus::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas"))
+        .expect("the corpus loads");
+    check_fresh("docs/constraints.md", &jerry_contracts_codegen::constraints::table(&corpus));
 }

@@ -10,10 +10,18 @@ use jerry_contracts_codegen::Corpus;
 use serde_json::{Map, Value, json};
 
 /// The recorded repairs, applied to a seed schema: the draft-07 `$schema` URI in its canonical
-/// `http` form (D-01), enums that list `null` under `"type": "string"` made nullable (D-04), and
-/// the one example that broke its own pattern (D-18).
+/// `http` form (D-01), enums that list `null` under `"type": "string"` made nullable (D-04), the
+/// one example that broke its own pattern (D-18), and the error record's code family of the
+/// convention layer (D-191).
 fn repair(node: &mut Value) {
     if let Value::Object(map) = node {
+        if map.get("pattern") == Some(&json!("^(SCH|SEM|CON|REF)-[0-9]{3}$")) {
+            map.insert("pattern".into(), json!("^(SCH|SEM|CON|REF|CNV)-[0-9]{3}$"));
+            map.insert(
+                "description".into(),
+                json!("SCH=Schema, SEM=Semantic, CON=Constitutional, REF=Cross-reference, CNV=Convention (the project's own conventions, D-191)"),
+            );
+        }
         if let Some(Value::Array(examples)) = map.get_mut("examples") {
             for example in examples.iter_mut().filter(|e| *e == "IF-HW-042") {
                 *example = json!("IF-PWR-042");
@@ -54,6 +62,7 @@ fn agent_and_common_schemas_equal_the_seed_but_for_recorded_repairs() {
         repair(&mut repaired);
         let mine = ours.get(&original.path).unwrap_or_else(|| panic!("{} missing from schemas/", original.path));
         let mut mine = mine.document.clone();
+        strip_sources(&mut mine);
         if original.path == "common/types.json" {
             // D-19: definitions added to the library; the seed's own are compared below.
             let definitions = mine["definitions"].as_object_mut().expect("types.json has definitions");
@@ -64,12 +73,26 @@ fn agent_and_common_schemas_equal_the_seed_but_for_recorded_repairs() {
         // D-114: an inline id schema became a reference to the common definition with the same
         // pattern; compare the definition's constraints in its place.
         let findings = ours.get("common/findings.json").expect("common/findings.json");
-        let common = findings.document["definitions"].as_object().cloned().unwrap_or_default();
+        let mut common = findings.document["definitions"].clone();
+        strip_sources(&mut common);
+        let common = common.as_object().cloned().unwrap_or_default();
         resolve_common_ids(&mut mine, &common);
         assert_eq!(mine, repaired, "{} differs from the seed beyond the recorded repairs", original.path);
         compared += 1;
     }
     assert_eq!(compared, 18, "16 agents, common/types.json and common/error.json");
+}
+
+/// Drops the audit's annotations (`x-source`: where each constraint comes from; `x-convention`:
+/// constraints the seeds do not state, which are not part of the schema layer's verdict).
+fn strip_sources(node: &mut Value) {
+    if let Value::Object(map) = node {
+        map.remove("x-source");
+        map.remove("x-convention");
+        map.values_mut().for_each(strip_sources);
+    } else if let Value::Array(items) = node {
+        items.iter_mut().for_each(strip_sources);
+    }
 }
 
 /// Replaces references to `common/findings.json` id definitions by the definition's constraints
@@ -106,7 +129,9 @@ fn inline(node: &Value, definitions: &Map<String, Value>) -> Value {
                 return inline(target, definitions);
             }
             map.iter()
-                .filter(|(k, _)| !matches!(k.as_str(), "description" | "examples" | "title"))
+                .filter(|(k, _)| {
+                    !matches!(k.as_str(), "description" | "examples" | "title" | "x-source" | "x-convention")
+                })
                 .map(|(k, v)| (k.clone(), inline(v, definitions)))
                 .collect::<Map<_, _>>()
                 .into()

@@ -160,7 +160,9 @@ fn string(map: &Map<String, Value>) -> BoxedStrategy<Value> {
         }
         Some("uri") => "https://[a-z]{1,8}\\.example/[a-z0-9]{0,8}".to_owned(),
         Some("uri-reference") => "[a-z]{1,8}(/[a-z0-9_]{1,8}){0,3}(\\.json)?".to_owned(),
-        _ => match map.get("pattern").and_then(Value::as_str) {
+        // A convention's pattern, where there is one, is the stricter of the two (the seed's
+        // path rule is written as what a path must not start with, which no generator can read).
+        _ => match map.get("x-convention").and_then(|c| c.get("pattern")).or_else(|| map.get("pattern")).and_then(Value::as_str) {
             Some(pattern) => generation_regex(pattern),
             None => format!("[a-zA-Z0-9 é≤_-]{{{min},{max}}}"),
         },
