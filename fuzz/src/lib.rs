@@ -145,6 +145,7 @@ fn request(paths: Vec<std::path::PathBuf>, follow: bool) -> cli::Request {
         max_bytes: MAX_BYTES,
         follow,
         allow_empty: true,
+        strict: false,
         paths,
     }
 }

@@ -54,7 +54,8 @@ enum Command {
     /// is invalid, 2 on a usage or I/O error.
     Validate {
         /// The schema every document follows (registry name, path, $id, agent id or mission
-        /// schema_name); detected per document when absent.
+        /// schema_name, optionally with a definition: NAME#/definitions/X); when absent, named by
+        /// the directory's schemas.map or detected per document.
         #[arg(long)]
         schema: Option<String>,
         /// Output: compiler-style text, or one JSON object per document per line.
@@ -80,6 +81,10 @@ enum Command {
         /// Exit 0 when the inputs hold no document at all (by default that is exit 2).
         #[arg(long)]
         allow_empty: bool,
+        /// Strict mode: the project's conventions beyond what the seeds state (CNV-* records)
+        /// are errors, not warnings (docs/conventions.md).
+        #[arg(long)]
+        strict: bool,
         /// Files, directories (every *.json and *.ndjson below them), or `-` for standard input.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
@@ -170,9 +175,19 @@ fn main() -> ExitCode {
             finish("schema", status, written.and_then(|()| out.flush()))
         }
         Command::List => finish("list", ExitCode::SUCCESS, tools::list(&mut out).and_then(|()| out.flush())),
-        Command::Validate { schema, format, root, session, ndjson, max_bytes, follow, allow_empty, paths } => {
-            let request =
-                validate::Request { schema, format, root, session, ndjson, max_bytes, follow, allow_empty, paths };
+        Command::Validate { schema, format, root, session, ndjson, max_bytes, follow, allow_empty, strict, paths } => {
+            let request = validate::Request {
+                schema,
+                format,
+                root,
+                session,
+                ndjson,
+                max_bytes,
+                follow,
+                allow_empty,
+                strict,
+                paths,
+            };
             if let Some(problem) = request.usage_error() {
                 complain!("jerry-contracts validate: {problem}");
                 return ExitCode::from(2);

@@ -43,6 +43,8 @@ pub struct Request {
     pub follow: bool,
     /// Exit 0 when the inputs hold no document at all.
     pub allow_empty: bool,
+    /// Strict mode: convention findings (`CNV-*`) are errors, not warnings.
+    pub strict: bool,
     /// Files, directories, or `-` for standard input.
     pub paths: Vec<PathBuf>,
 }
@@ -52,9 +54,9 @@ impl Request {
     /// a name, a `--root` that is not a directory.
     pub fn usage_error(&self) -> Option<String> {
         if let Some(name) = &self.schema
-            && jerry_contracts::registry::lookup(name).is_none()
+            && let Err(problem) = schema_name(name)
         {
-            return Some(format!("--schema {}: no schema is named so (see `jerry-contracts list`)", escape(name)));
+            return Some(format!("--schema {}: {problem}", escape(name)));
         }
         if let Some(root) = &self.root {
             match std::fs::metadata(root) {
@@ -78,10 +80,31 @@ pub struct Outcome {
     pub io_errors: usize,
 }
 
-/// One input: a file (or stdin) and whether it is NDJSON.
+/// Checks a schema name as `--schema` and `schemas.map` take it: any name the registry knows,
+/// optionally followed by `#` and the JSON Pointer of a definition
+/// (`session_context/v1.0.0#/definitions/agent_reference`).
+fn schema_name(name: &str) -> Result<(), String> {
+    let (file, pointer) = name.split_once('#').unwrap_or((name, ""));
+    let Some(info) = jerry_contracts::registry::lookup(file) else {
+        return Err("no schema is named so (see `jerry-contracts list`)".to_owned());
+    };
+    if !pointer.is_empty() && (!pointer.starts_with('/') || info.document.pointer(pointer).is_none()) {
+        return Err(format!("{} has no schema at #{pointer} (name a definition: #/definitions/NAME)", info.name));
+    }
+    Ok(())
+}
+
+/// The name of the file, in each directory, that names the schema of the documents in it whose
+/// schema cannot be told from their content (orchestration records, definitions): one line per
+/// document, `FILE SCHEMA`, `#` comments.
+pub const SCHEMA_MAP: &str = "schemas.map";
+
+/// One input: a file (or stdin), whether it is NDJSON, and the schema its directory's
+/// [`SCHEMA_MAP`] names for it.
 struct Input {
     path: PathBuf,
     ndjson: bool,
+    schema: Option<String>,
 }
 
 /// Runs the request, printing verdicts to `out` and I/O problems and progress to standard
@@ -92,11 +115,15 @@ pub fn run(request: &Request, out: &mut dyn Write, outcome: &mut Outcome) -> io:
     for path in &request.paths {
         expand(path, request, &mut inputs, outcome);
     }
+    if request.schema.is_none() {
+        apply_schema_maps(&mut inputs, outcome);
+    }
     let mut validator = Arc::new(Validator::with_options(Options {
         root: request.root.clone(),
         expected_session: request.session.clone(),
         known_requirements: Default::default(),
         max_bytes: request.max_bytes,
+        strict: request.strict,
     }));
     let progress = inputs.len() > 20 && io::stderr().is_terminal();
     let total = inputs.len();
@@ -122,10 +149,11 @@ pub fn run(request: &Request, out: &mut dyn Write, outcome: &mut Outcome) -> io:
                 }
             }
         };
+        let schema = input.schema.as_deref().or(request.schema.as_deref());
         let result = if input.ndjson {
-            judge_lines(request, &mut validator, &shown, reader, out, outcome)
+            judge_lines(request, schema, &mut validator, &shown, reader, out, outcome)
         } else {
-            judge_whole(request, &mut validator, &shown, reader, out, outcome)
+            judge_whole(request, schema, &mut validator, &shown, reader, out, outcome)
         };
         match result {
             Ok(()) => {}
@@ -159,6 +187,92 @@ enum Failure {
     Write(io::Error),
 }
 
+/// Names the schema of each input its directory's [`SCHEMA_MAP`] lists. A map that cannot be
+/// read, a malformed line, an unknown schema or a listed file that is not there is told and
+/// counted as an I/O error (exit 2): a map that silently fails would leave its documents to
+/// detection, which cannot tell their schema.
+fn apply_schema_maps(inputs: &mut [Input], outcome: &mut Outcome) {
+    use std::collections::BTreeMap;
+    let mut maps: BTreeMap<PathBuf, BTreeMap<String, String>> = BTreeMap::new();
+    for input in inputs.iter() {
+        let Some(dir) = input.path.parent().filter(|_| input.path.as_os_str() != "-") else { continue };
+        if maps.contains_key(dir) {
+            continue;
+        }
+        let map = read_schema_map(&dir.join(SCHEMA_MAP), outcome);
+        maps.insert(dir.to_owned(), map);
+    }
+    for input in inputs.iter_mut() {
+        let (Some(dir), Some(file)) = (input.path.parent(), input.path.file_name()) else { continue };
+        if let Some(schema) = maps.get(dir).and_then(|map| map.get(&*file.to_string_lossy())) {
+            input.schema = Some(schema.clone());
+        }
+    }
+}
+
+/// The entries of one [`SCHEMA_MAP`] (none when there is no such file).
+fn read_schema_map(path: &Path, outcome: &mut Outcome) -> std::collections::BTreeMap<String, String> {
+    let mut map = std::collections::BTreeMap::new();
+    match std::fs::symlink_metadata(path) {
+        Ok(metadata) if metadata.is_file() => {}
+        Ok(_) => {
+            complain!("jerry-contracts validate: {}: not a regular file", name(path));
+            outcome.io_errors += 1;
+            return map;
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return map,
+        Err(e) => {
+            complain!("jerry-contracts validate: {}: {e}", name(path));
+            outcome.io_errors += 1;
+            return map;
+        }
+    }
+    // A map names files of one directory: a megabyte is thousands of lines.
+    let text = match File::open(path).and_then(|file| read_limited(file, 1 << 20)) {
+        Ok(Limited::Whole(bytes)) => match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(_) => {
+                complain!("jerry-contracts validate: {}: not UTF-8 text", name(path));
+                outcome.io_errors += 1;
+                return map;
+            }
+        },
+        Ok(Limited::TooLarge { .. }) => {
+            complain!("jerry-contracts validate: {}: larger than 1 MiB", name(path));
+            outcome.io_errors += 1;
+            return map;
+        }
+        Err(e) => {
+            complain!("jerry-contracts validate: {}: {e}", name(path));
+            outcome.io_errors += 1;
+            return map;
+        }
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    for (number, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let problem = match (words.next(), words.next(), words.next()) {
+            (Some(file), Some(schema), None) => match schema_name(schema) {
+                Err(problem) => Some(format!("{}: {problem}", escape(schema))),
+                Ok(()) if !dir.join(file).is_file() => Some(format!("{}: no such file here", escape(file))),
+                Ok(()) => {
+                    map.insert(file.to_owned(), schema.to_owned());
+                    None
+                }
+            },
+            _ => Some("expected `FILE SCHEMA`".to_owned()),
+        };
+        if let Some(problem) = problem {
+            complain!("jerry-contracts validate: {}:{number}: {problem}", name(path));
+            outcome.io_errors += 1;
+        }
+    }
+    map
+}
+
 /// Whether a walk takes a file of this name: `*.json` and `*.ndjson`.
 fn is_document(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "json" || e == "ndjson")
@@ -173,12 +287,12 @@ fn is_document(path: &Path) -> bool {
 fn expand(path: &Path, request: &Request, inputs: &mut Vec<Input>, outcome: &mut Outcome) {
     let ndjson = |path: &Path| request.ndjson || path.extension().is_some_and(|e| e == "ndjson");
     if path.as_os_str() == "-" {
-        inputs.push(Input { path: path.to_owned(), ndjson: request.ndjson });
+        inputs.push(Input { path: path.to_owned(), ndjson: request.ndjson, schema: None });
         return;
     }
     match std::fs::metadata(path) {
         Ok(metadata) if metadata.is_dir() => {}
-        Ok(_) => return inputs.push(Input { path: path.to_owned(), ndjson: ndjson(path) }),
+        Ok(_) => return inputs.push(Input { path: path.to_owned(), ndjson: ndjson(path), schema: None }),
         Err(e) => {
             complain!("jerry-contracts validate: {}: {e}", name(path));
             outcome.io_errors += 1;
@@ -219,7 +333,7 @@ fn expand(path: &Path, request: &Request, inputs: &mut Vec<Input>, outcome: &mut
                     name(entry_path)
                 ),
                 Ok(target) if target.is_file() && is_document(entry_path) => {
-                    inputs.push(Input { path: entry_path.to_owned(), ndjson: ndjson(entry_path) });
+                    inputs.push(Input { path: entry_path.to_owned(), ndjson: ndjson(entry_path), schema: None });
                 }
                 Ok(_) => {}
                 Err(e) if is_document(entry_path) => {
@@ -240,12 +354,13 @@ fn expand(path: &Path, request: &Request, inputs: &mut Vec<Input>, outcome: &mut
             );
             continue;
         }
-        inputs.push(Input { path: entry_path.to_owned(), ndjson: ndjson(entry_path) });
+        inputs.push(Input { path: entry_path.to_owned(), ndjson: ndjson(entry_path), schema: None });
     }
 }
 
 fn judge_whole(
     request: &Request,
+    schema: Option<&str>,
     validator: &mut Arc<Validator>,
     shown: &str,
     reader: Box<dyn Read>,
@@ -254,7 +369,7 @@ fn judge_whole(
 ) -> Result<(), Failure> {
     let report = match read_limited(reader, request.max_bytes).map_err(Failure::Read)? {
         Limited::Whole(bytes) => {
-            let report = report(request, validator, &bytes);
+            let report = report(schema, validator, &bytes);
             learn(validator, &report, &bytes);
             report
         }
@@ -300,6 +415,7 @@ enum Ahead<'scope> {
 /// the reports of the one before are printed; memory holds at most two windows.
 fn judge_lines(
     request: &Request,
+    schema: Option<&str>,
     validator: &mut Arc<Validator>,
     shown: &str,
     reader: Box<dyn Read>,
@@ -312,7 +428,7 @@ fn judge_lines(
     std::thread::scope(|scope| {
         let start = |window: Arc<Window>, validator: Arc<Validator>| {
             let shared = Arc::clone(&window);
-            Ahead::Judging(window, scope.spawn(move || judge_window(request, &validator, &shared, workers)))
+            Ahead::Judging(window, scope.spawn(move || judge_window(request, schema, &validator, &shared, workers)))
         };
         let (first, mut after) = read_window(&mut reader, &mut number, request.max_bytes);
         let mut current = start(Arc::new(first), Arc::clone(validator));
@@ -328,15 +444,17 @@ fn judge_lines(
             let (window, reports) = match current {
                 // A worker that panicked is a bug; its lines are judged again here so none is skipped.
                 Ahead::Judging(window, handle) => {
-                    let reports = handle.join().unwrap_or_else(|_| judge_window(request, validator, &window, workers));
+                    let reports =
+                        handle.join().unwrap_or_else(|_| judge_window(request, schema, validator, &window, workers));
                     (window, reports)
                 }
                 Ahead::Stale(window) => {
-                    let reports = judge_window(request, validator, &window, workers);
+                    let reports = judge_window(request, schema, validator, &window, workers);
                     (window, reports)
                 }
             };
-            finish(request, validator, shown, &window, reports, &mut ahead, out, outcome).map_err(Failure::Write)?;
+            finish(request, schema, validator, shown, &window, reports, &mut ahead, out, outcome)
+                .map_err(Failure::Write)?;
             current = match ahead {
                 Some(Ahead::Stale(window)) => start(window, Arc::clone(validator)),
                 Some(judging) => judging,
@@ -439,6 +557,7 @@ fn read_line(reader: &mut impl BufRead, max_bytes: usize) -> io::Result<Option<L
 #[allow(clippy::too_many_arguments)]
 fn finish(
     request: &Request,
+    schema: Option<&str>,
     validator: &mut Arc<Validator>,
     shown: &str,
     window: &Window,
@@ -451,10 +570,10 @@ fn finish(
     let mut reports = reports.into_iter();
     for (number, line) in window {
         // One report per line; should a worker have given fewer, the line is judged here.
-        let mut report = reports.next().unwrap_or_else(|| judge_line(request, validator, line));
+        let mut report = reports.next().unwrap_or_else(|| judge_line(request, schema, validator, line));
         if let Line::Text(bytes) = line {
             if learned && Validator::reads_known_requirements(report.schema) {
-                report = self::report(request, validator, bytes);
+                report = self::report(schema, validator, bytes);
             }
             if !Validator::requirements_taught(&report, bytes).is_empty() {
                 if let Some(Ahead::Judging(..)) = ahead {
@@ -475,16 +594,22 @@ fn finish(
 }
 
 /// The report on one line of a stream.
-fn judge_line(request: &Request, validator: &Validator, line: &Line) -> Report {
+fn judge_line(request: &Request, schema: Option<&str>, validator: &Validator, line: &Line) -> Report {
     match line {
-        Line::Text(bytes) => report(request, validator, bytes),
+        Line::Text(bytes) => report(schema, validator, bytes),
         Line::TooLarge(length) => too_large(*length, request.max_bytes),
     }
 }
 
 /// The reports of `window`'s lines, in order, judged on up to `workers` threads.
-fn judge_window(request: &Request, validator: &Validator, window: &[(usize, Line)], workers: usize) -> Vec<Report> {
-    let judge = |line: &Line| judge_line(request, validator, line);
+fn judge_window(
+    request: &Request,
+    schema: Option<&str>,
+    validator: &Validator,
+    window: &[(usize, Line)],
+    workers: usize,
+) -> Vec<Report> {
+    let judge = |line: &Line| judge_line(request, schema, validator, line);
     if workers < 2 || window.len() < 2 {
         return window.iter().map(|(_, line)| judge(line)).collect();
     }
@@ -519,9 +644,9 @@ fn print(request: &Request, source: &str, report: &Report, out: &mut dyn Write) 
     }
 }
 
-/// The report on one document: against the schema the request names, else the detected one.
-fn report(request: &Request, validator: &Validator, bytes: &[u8]) -> Report {
-    match &request.schema {
+/// The report on one document: against the schema named for it, else the detected one.
+fn report(schema: Option<&str>, validator: &Validator, bytes: &[u8]) -> Report {
+    match schema {
         Some(name) => validator.validate_as(name, bytes),
         None => validator.validate(bytes),
     }
