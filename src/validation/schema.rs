@@ -126,7 +126,7 @@ fn with_tree<T>(
     info: &'static SchemaInfo,
     f: impl FnOnce(&Tree) -> Option<T>,
 ) -> Option<T> {
-    if std::ptr::eq(schemas, registry::schemas()) { f(tree(info.path)?) } else { f(&Compiler::compile(schemas, info)) }
+    if std::ptr::eq(schemas, registry::schemas()) { f(tree_of(info)?) } else { f(&Compiler::compile(schemas, info)) }
 }
 
 /// Testing hook: the `(keyword, instance pointer)` of every violation the interpreter finds in
@@ -379,10 +379,19 @@ impl Format {
 
 /// The compiled tree of the registry file `path` (compiled on first use).
 fn tree(path: &str) -> Option<&'static Tree> {
+    tree_of(registry::schemas().iter().find(|s| s.path == path)?)
+}
+
+/// The compiled tree of the registry entry `info`, found by address (every document asks, so
+/// no name is compared).
+fn tree_of(info: &'static SchemaInfo) -> Option<&'static Tree> {
     static TREES: OnceLock<Vec<OnceLock<Tree>>> = OnceLock::new();
     let schemas = registry::schemas();
     let trees = TREES.get_or_init(|| schemas.iter().map(|_| OnceLock::new()).collect());
-    let index = schemas.iter().position(|s| s.path == path)?;
+    let index = schemas
+        .iter()
+        .position(|s| std::ptr::eq(s, info))
+        .or_else(|| schemas.iter().position(|s| s.path == info.path))?;
     let file = schemas.get(index)?;
     Some(trees.get(index)?.get_or_init(|| Compiler::compile(schemas, file)))
 }

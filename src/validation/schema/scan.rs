@@ -13,7 +13,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{MAX_DEPTH, Node, NodeId, Path, Silent, Tree};
+use super::{MAX_DEPTH, Node, NodeId, OBJECT, Path, Silent, Tree};
 use crate::validation::detect::scan::{expect, plain_string, string_end, value_end, whitespace};
 
 /// The most schemas that apply to one object at once (the object's own, its `allOf` parts, the
@@ -42,7 +42,9 @@ impl Tree {
         }
         let id = self.target(id);
         let Some(Node::Schema(s)) = self.nodes.get(id) else { return Some((true, value_end(bytes, at)?)) };
-        if s.convention.is_some() {
+        // Conventions of its own on a value that is not an object: judged where it lies (an
+        // object's own conventions are judged on its member names, below).
+        if s.convention.is_some() && bytes.get(at) != Some(&b'{') {
             let end = value_end(bytes, at)?;
             return Some((self.judged_whole(id, bytes.get(at..end)?, depth), end));
         }
@@ -118,12 +120,27 @@ impl Tree {
         // `agent_id`, most often the first member).
         let mut members = Cursor::new(bytes, at);
         let applicable = self.applicable(id, &mut members, depth)?;
-        // A schema among them with conventions of its own judges the object whole.
+        // A schema among them with conventions of its own: those on the object itself
+        // (`required`, a closed object) are judged on its member names; any other judges the
+        // object whole. The conventions of its members are walked below, as any others.
         let own = |node: &NodeId| matches!(self.nodes.get(*node), Some(Node::Schema(s)) if s.convention.is_some());
         if applicable.iter().any(own) {
-            let end = value_end(bytes, at)?;
+            members.read_all()?;
+            let end = members.end?;
             for node in applicable.iter().filter(|node| own(node)) {
-                if !self.judged_whole(*node, bytes.get(at..end)?, depth) {
+                let Some(Node::Schema(s)) = self.nodes.get(*node) else { continue };
+                let kept = if s.enumeration.is_none() && s.constant.is_none() && s.problems.is_empty() {
+                    let has = |name: &str| members.seen.iter().any(|m| m.name == name);
+                    s.types.as_ref().is_none_or(|types| types.mask & OBJECT != 0)
+                        && s.required.iter().all(|name| has(name))
+                        && (!s.closed
+                            || members.seen.iter().all(|m| {
+                                s.properties.binary_search_by(|(declared, _)| (*declared).cmp(&m.name)).is_ok()
+                            }))
+                } else {
+                    self.judged_whole(*node, bytes.get(at..end)?, depth)
+                };
+                if !kept {
                     return Some((false, end));
                 }
             }
@@ -288,32 +305,46 @@ impl<'a> Cursor<'a> {
         if let Some(index) = self.seen.iter().position(|m| m.name == name) {
             return Some(self.seen.get(index));
         }
-        while let Some(at) = self.next {
-            let bytes = self.bytes;
-            let (member_name, after) = member_name(bytes, at)?;
-            let value_at = whitespace(bytes, expect(bytes, whitespace(bytes, after), b':')?);
-            let end = value_end(bytes, value_at)?;
-            let scalar = !matches!(bytes.get(value_at), Some(b'{' | b'['));
-            let found = member_name == name;
-            self.seen.push(Member {
-                name: member_name,
-                at: value_at,
-                value: if scalar { Some(bytes.get(value_at..end)?) } else { None },
-            });
-            let after = whitespace(bytes, end);
-            match bytes.get(after)? {
-                b',' => self.next = Some(whitespace(bytes, after + 1)),
-                b'}' => {
-                    self.next = None;
-                    self.end = Some(after + 1);
-                }
-                _ => return None,
-            }
-            if found {
+        while self.next.is_some() {
+            self.advance()?;
+            if self.seen.last().is_some_and(|m| m.name == name) {
                 return Some(self.seen.last());
             }
         }
         Some(None)
+    }
+
+    /// Reads the object to its end.
+    fn read_all(&mut self) -> Option<()> {
+        while self.next.is_some() {
+            self.advance()?;
+        }
+        Some(())
+    }
+
+    /// Reads the next member.
+    fn advance(&mut self) -> Option<()> {
+        let at = self.next?;
+        let bytes = self.bytes;
+        let (name, after) = member_name(bytes, at)?;
+        let value_at = whitespace(bytes, expect(bytes, whitespace(bytes, after), b':')?);
+        let end = value_end(bytes, value_at)?;
+        let scalar = !matches!(bytes.get(value_at), Some(b'{' | b'['));
+        self.seen.push(Member {
+            name,
+            at: value_at,
+            value: if scalar { Some(bytes.get(value_at..end)?) } else { None },
+        });
+        let after = whitespace(bytes, end);
+        match bytes.get(after)? {
+            b',' => self.next = Some(whitespace(bytes, after + 1)),
+            b'}' => {
+                self.next = None;
+                self.end = Some(after + 1);
+            }
+            _ => return None,
+        }
+        Some(())
     }
 }
 
