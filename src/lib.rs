@@ -50,6 +50,7 @@ pub const SCHEMA_ID_BASE: &str = "https://jerry.dev/schemas/";
 /// The meta-schema every contract declares in `$schema`: JSON Schema draft-07.
 pub const SCHEMA_DIALECT: &str = "http://json-schema.org/draft-07/schema#";
 
+mod agent;
 mod ecma;
 pub mod envelope;
 pub mod examples;
@@ -74,6 +75,7 @@ pub mod versions;
 /// constraints its type cannot hold by construction (patterns, ranges, lengths, counts).
 pub use garde::Validate;
 
+pub use agent::{AgentInfo, AgentOutput, IdRole, IdUse};
 pub use extra::Extra;
 pub use invalid::InvalidValue;
 pub use number::Number;

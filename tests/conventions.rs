@@ -15,7 +15,7 @@ use jerry_contracts::validation::{Options, Validator};
 use jerry_contracts_codegen::constraints;
 
 fn validator(strict: bool) -> Validator {
-    Validator::with_options(Options { strict, ..Options::default() })
+    Validator::with_options(Options::default().with_strict(strict))
 }
 
 #[test]

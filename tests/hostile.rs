@@ -241,7 +241,7 @@ fn nesting_just_under_the_limit_is_judged_and_quoted_briefly() {
 /// 100 MB of text as a JSON string (with its quotes), built once for every case below.
 /// A validator that takes documents past the default size limit of 64 MiB.
 fn roomy() -> Validator {
-    Validator::with_options(jerry_contracts::validation::Options { max_bytes: 1 << 30, ..Default::default() })
+    Validator::with_options(jerry_contracts::validation::Options::default().with_max_bytes(1 << 30))
 }
 
 fn hundred_megabytes() -> Vec<u8> {
@@ -614,7 +614,7 @@ fn a_uri_is_judged_alike_by_the_convention_layer_and_the_reference() {
         .should_validate_formats(true)
         .build(&json!({"type": "string", "format": "uri"}))
         .unwrap();
-    let strict = Validator::with_options(jerry_contracts::validation::Options { strict: true, ..Default::default() });
+    let strict = Validator::with_options(jerry_contracts::validation::Options::default().with_strict(true));
     for url in [
         "https://x/\u{e9}",
         "https://x/\u{fffd}",

@@ -58,7 +58,7 @@ fn an_artifact_is_hashed_once_per_run_however_many_documents_name_it() {
     risk["artifacts"] = json!([{"path": "projects/PROJ-004/risk/register.md", "type": "risk", "format": "markdown",
         "checksum": format!("sha256:{hex}")}]);
     let text = bytes(&risk);
-    let options = Options { root: Some(root.path().to_path_buf()), ..Options::default() };
+    let options = Options::default().with_root(root.path());
     let run = Validator::with_options(options.clone());
     assert!(codes_at(&run.validate(&text), "REF-004").is_empty());
     // The file changes under the run: the run keeps the digest it took (one read per artifact),
@@ -77,12 +77,12 @@ fn an_artifact_is_hashed_once_per_run_however_many_documents_name_it() {
 #[test]
 fn a_document_over_the_limit_is_one_record_and_is_not_read() {
     let researcher = bytes(&fixture("agents/ps/researcher_output/valid/maximal.json"));
-    let small = Validator::with_options(Options { max_bytes: researcher.len() - 1, ..Options::default() });
+    let small = Validator::with_options(Options::default().with_max_bytes(researcher.len() - 1));
     let report = small.validate(&researcher);
     assert_eq!(report.codes(), ["SCH-015"]);
     assert!(report.records[0].message.contains(&format!("limit of {} bytes", researcher.len() - 1)));
     assert_eq!(small.validate_as("agents/ps/researcher_output", &researcher).codes(), ["SCH-015"]);
-    let exact = Validator::with_options(Options { max_bytes: researcher.len(), ..Options::default() });
+    let exact = Validator::with_options(Options::default().with_max_bytes(researcher.len()));
     assert!(exact.validate(&researcher).records.iter().all(|r| r.error_code != "SCH-015"));
     assert_eq!(Options::default().max_bytes, 64 << 20);
 }

@@ -591,7 +591,7 @@ fn sem_013_absent_when_every_completed_agent_is_expected() {
 
 #[test]
 fn sem_017_session_mismatch() {
-    let options = || Options { expected_session: Some("sess-2026-01-11-abc123".to_owned()), ..Options::default() };
+    let options = || Options::default().with_expected_session("sess-2026-01-11-abc123");
     let report = run_with(options(), &load(SEED_EXAMPLE_1));
     let record = reported(&report, "SEM-017", WARNING, "/session_id");
     assert_eq!(
@@ -603,7 +603,7 @@ fn sem_017_session_mismatch() {
 
 #[test]
 fn sem_017_absent_in_the_same_session_or_without_one() {
-    let options = Options { expected_session: Some("sess-2026-01-10-xyz789".to_owned()), ..Options::default() };
+    let options = Options::default().with_expected_session("sess-2026-01-10-xyz789");
     absent(&run_with(options, &load(SEED_EXAMPLE_1)), "SEM-017");
     absent(&run(&load(SEED_EXAMPLE_1)), "SEM-017");
 }
@@ -986,7 +986,7 @@ fn risk_with_artifact(path: &str, content: &[u8]) -> Value {
 }
 
 fn rooted(root: &Path) -> Options {
-    Options { root: Some(root.to_path_buf()), ..Options::default() }
+    Options::default().with_root(root)
 }
 
 #[test]
@@ -1103,7 +1103,7 @@ fn ref_symlink_out_of_the_root_is_not_followed() {
 }
 
 fn known(ids: &[&str]) -> Options {
-    Options { known_requirements: ids.iter().map(|id| (*id).to_owned()).collect(), ..Options::default() }
+    Options::default().with_known_requirements(ids.iter().map(|id| (*id).to_owned()))
 }
 
 #[test]

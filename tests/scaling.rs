@@ -41,8 +41,8 @@ fn requirement_ids_known_to_a_run_are_neither_copied_to_judge_nor_to_learn() {
 fn judging_references_costs_the_same_whatever_the_run_knows() {
     let risk = serde_json::to_vec(&fixture("agents/nse/risk_output/valid/maximal.json")).unwrap();
     let knowing = |count: usize| {
-        let ids = (0..count).map(requirement_id).chain(["REQ-ECL-001".to_owned()]).collect();
-        Validator::with_options(Options { known_requirements: ids, ..Options::default() })
+        let ids: Vec<String> = (0..count).map(requirement_id).chain(["REQ-ECL-001".to_owned()]).collect();
+        Validator::with_options(Options::default().with_known_requirements(ids))
     };
     let (few, many) = (knowing(10), knowing(20_000));
     // Anything built once per process is built before counting.

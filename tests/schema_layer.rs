@@ -294,7 +294,7 @@ fn unique_items_uses_json_equality() {
     // JSON values, as a draft-07 validator does (`1` and `1.0` are equal).
     let schema = "mission/mission_envelope.json";
     let unique = jsonschema::draft7::new(&json!({"type": "array", "uniqueItems": true})).unwrap();
-    let strict = Validator::with_options(jerry_contracts::validation::Options { strict: true, ..Default::default() });
+    let strict = Validator::with_options(jerry_contracts::validation::Options::default().with_strict(true));
     let mut document = fixture(schema, "maximal.json");
     for outputs in [
         json!([1, 1.0]),

@@ -3,7 +3,7 @@
 //!
 //! | Code    | Principle | Rule                                                                   |
 //! |---------|-----------|------------------------------------------------------------------------|
-//! | CON-001 | P-043     | an nse-* output carries `disclaimer_included` (D-22)                    |
+//! | CON-001 | P-043     | an nse-* output carries `disclaimer_included` (D-22; [`crate::AgentInfo`]) |
 //! | CON-002 | P-040     | every requirement traces to a stakeholder need; none is listed orphan   |
 //! | CON-003 | P-003     | `trace.depth` ≤ 1: workers do not spawn workers (D-12)                  |
 //! | CON-004 | P-022     | a confidence explains itself in `reasoning`                             |
@@ -16,10 +16,9 @@ use std::collections::BTreeSet;
 
 use serde_json::json;
 
-use super::semantic::{Kind, Output, output};
+use super::semantic::{Output, output};
 use super::{Options, Report, Subject, codes, record, with_values};
 use crate::agents::nse;
-use crate::session_context::v1_1::Payload;
 
 /// The deepest nesting P-003 allows: 0 is orchestrator → worker, 1 worker → worker.
 const MAX_DEPTH: i64 = 1;
@@ -38,7 +37,7 @@ pub(crate) fn check(subject: &Subject, _options: &Options, report: &mut Report) 
     }
     let Some(output) = output(subject) else { return };
     disclaimer(&output, report);
-    if let Kind::Agent(Payload::NseRequirements(requirements)) = output.kind {
+    if let Some(requirements) = output.output_as::<nse::RequirementsOutput>() {
         orphans(&output, requirements, report);
     }
     reasoning(&output, report);

@@ -53,21 +53,16 @@ pub(crate) enum Artifacts<'de> {
 
 impl<'de> Facts<'de> {
     /// Whether the output of `agent` is read whole rather than skimmed: the generic payload
-    /// (its rules read undeclared members and `key_findings`) and the agents with rules of their
+    /// (its rules read undeclared members and `key_findings`), the agents with rules of their
     /// own (seed 000 §6.1: findings of a review, test counts, risk scores, verification counts,
-    /// requirement traces and allocations).
+    /// requirement traces), and every agent whose output holds requirement ids (the reference
+    /// rules read them; generated agent knowledge, so a new agent's ids are never skimmed past).
     pub(crate) fn read_whole(agent: Option<&str>) -> bool {
-        matches!(
-            agent,
-            None | Some(
-                "ps-reviewer"
-                    | "ps-validator"
-                    | "nse-risk"
-                    | "nse-verification"
-                    | "nse-requirements"
-                    | "nse-architecture"
-            )
-        )
+        match agent {
+            None | Some("ps-reviewer" | "ps-validator" | "nse-risk" | "nse-verification" | "nse-requirements") => true,
+            Some(agent) => crate::agent::AgentReader::find(agent)
+                .is_some_and(|reader| reader.defines_requirements || reader.references_requirements),
+        }
     }
 
     /// What the rules read of `bytes` skimmed as a v1.1.0 envelope; `None` unless it skims clean.
@@ -82,6 +77,11 @@ impl<'de> Facts<'de> {
     /// The output read whole, if it was.
     pub(crate) fn payload(&self) -> Option<&Payload> {
         self.kept.as_ref().and_then(|kept| kept.downcast_ref::<Payload>())
+    }
+
+    /// A standalone agent output read whole (an envelope's is in [`Facts::payload`]).
+    pub(crate) fn standalone(&self) -> Option<&dyn crate::AgentOutput> {
+        self.kept.as_ref().and_then(|kept| kept.downcast_ref::<Box<dyn crate::AgentOutput>>()).map(|output| &**output)
     }
 }
 

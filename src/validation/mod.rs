@@ -31,8 +31,17 @@ use crate::common::ErrorRecordSeverity;
 use crate::registry::{self, SchemaInfo};
 use crate::session_context::{v1_0, v1_1};
 
-/// What a validation run knows beyond the document.
+/// What a validation run knows beyond the document. Built from [`Options::default`] with the
+/// `with_*` methods (or by setting fields), so that a new option never breaks a caller.
+///
+/// ```
+/// use jerry_contracts::validation::{Options, Validator};
+///
+/// let validator = Validator::with_options(Options::default().with_strict(true).with_max_bytes(1 << 20));
+/// assert!(validator.options().strict);
+/// ```
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Options {
     /// Repository root: when given, artifact references are resolved against it (REF-001) and
     /// their checksums verified (REF-004).
@@ -56,6 +65,41 @@ impl Options {
     /// The default [`Options::max_bytes`]: 64 MiB, some ten thousand times the largest
     /// handoff of the seeds' examples.
     pub const DEFAULT_MAX_BYTES: usize = 64 << 20;
+
+    /// These options with [`Options::root`] set.
+    #[must_use]
+    pub fn with_root(mut self, root: impl Into<PathBuf>) -> Self {
+        self.root = Some(root.into());
+        self
+    }
+
+    /// These options with [`Options::expected_session`] set.
+    #[must_use]
+    pub fn with_expected_session(mut self, session: impl Into<String>) -> Self {
+        self.expected_session = Some(session.into());
+        self
+    }
+
+    /// These options with `ids` added to [`Options::known_requirements`].
+    #[must_use]
+    pub fn with_known_requirements<I: IntoIterator<Item = String>>(mut self, ids: I) -> Self {
+        self.known_requirements.extend(ids);
+        self
+    }
+
+    /// These options with [`Options::max_bytes`] set.
+    #[must_use]
+    pub fn with_max_bytes(mut self, max_bytes: usize) -> Self {
+        self.max_bytes = max_bytes;
+        self
+    }
+
+    /// These options with [`Options::strict`] set.
+    #[must_use]
+    pub fn with_strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
 }
 
 impl Default for Options {
@@ -102,42 +146,45 @@ impl Validator {
         self.options.known_requirements.len() > before
     }
 
-    /// The requirement ids a report's document teaches the run: those a valid nse-requirements
-    /// output defines (`requirements[].id`), in order. Empty for any other report.
+    /// The requirement ids a report's document teaches the run: those a valid agent output
+    /// defines (nse-requirements `requirements[].id`; generated agent knowledge), in order.
+    /// Empty for any other report.
     pub fn requirements_taught(report: &Report, bytes: &[u8]) -> Vec<String> {
-        #[derive(serde::Deserialize)]
-        struct Requirements {
-            #[serde(default)]
-            requirements: Vec<Requirement>,
-        }
-        #[derive(serde::Deserialize)]
-        struct Requirement {
-            id: String,
-        }
-        if report.schema != Some("agents/nse/requirements_output") || !report.is_valid() {
+        let Some(reader) = report
+            .schema
+            .and_then(registry::lookup)
+            .and_then(|info| info.agent_id.as_deref())
+            .and_then(crate::agent::AgentReader::find)
+        else {
+            return Vec::new();
+        };
+        if !reader.defines_requirements || !report.is_valid() {
             return Vec::new();
         }
-        match serde_json::from_slice::<Requirements>(bytes) {
-            Ok(output) => output.requirements.into_iter().map(|r| r.id).collect(),
-            Err(_) => Vec::new(),
+        let mut taught = Vec::new();
+        if let Some(output) = (reader.bytes)(bytes) {
+            output.requirement_ids(&mut |used| {
+                if used.role == crate::IdRole::Defines {
+                    taught.push(used.id.to_owned());
+                }
+            });
         }
+        taught
     }
 
     /// Whether a report on a document of this schema can change when more requirement ids are
-    /// known (REF-002 is judged on nse-risk, nse-verification and nse-architecture outputs, on
-    /// their own or as a handoff's payload). A caller that learns ids as it goes judges such a
-    /// document again after learning.
+    /// known: an agent output that refers to requirement ids (REF-002; generated agent
+    /// knowledge), on its own or as a handoff's payload. A caller that learns ids as it goes
+    /// judges such a document again after learning.
     pub fn reads_known_requirements(schema: Option<&str>) -> bool {
-        matches!(
-            schema,
-            Some(
-                "agents/nse/risk_output"
-                    | "agents/nse/verification_output"
-                    | "agents/nse/architecture_output"
-                    | "session_context/v1.0.0"
-                    | "session_context/v1.1.0"
-            )
-        )
+        match schema {
+            Some("session_context/v1.0.0" | "session_context/v1.1.0") => true,
+            Some(name) => registry::lookup(name)
+                .and_then(|info| info.agent_id.as_deref())
+                .and_then(crate::agent::AgentReader::find)
+                .is_some_and(|reader| reader.references_requirements),
+            None => false,
+        }
     }
 
     /// Validates `bytes`, detecting the schema from the document.
@@ -603,7 +650,7 @@ pub enum Subject<'a> {
     /// A v1.1.0 handoff envelope.
     Envelope11(Cow<'a, v1_1::SessionContext>),
     /// A standalone agent output (at the document root).
-    Agent(Cow<'a, v1_1::Payload>),
+    Agent(Held<'a>),
     /// A mission task graph.
     TaskGraph(Cow<'a, crate::mission::MissionTaskGraph>),
     /// A v1.1.0 envelope or an agent output the skim judged clean ([`crate::skim`]), as what
@@ -611,6 +658,26 @@ pub enum Subject<'a> {
     Skimmed(Facts<'a>),
     /// Any other contract: only the schema layer applies.
     Other,
+}
+
+/// An agent output the rule layers judge: borrowed from a typed value, or read from a document.
+#[doc(hidden)]
+#[derive(Debug, Clone)]
+pub enum Held<'a> {
+    /// A typed value's own output.
+    Borrowed(&'a dyn crate::AgentOutput),
+    /// An output read from a document.
+    Owned(std::sync::Arc<dyn crate::AgentOutput>),
+}
+
+impl std::ops::Deref for Held<'_> {
+    type Target = dyn crate::AgentOutput;
+    fn deref(&self) -> &Self::Target {
+        match self {
+            Self::Borrowed(output) => *output,
+            Self::Owned(output) => &**output,
+        }
+    }
 }
 
 impl<'a> Subject<'a> {
@@ -621,14 +688,11 @@ impl<'a> Subject<'a> {
             "session_context/v1.1.0.json" => Facts::of_envelope(bytes).map(Self::Skimmed),
             "session_context/v1.0.0.json" | "mission/mission_task_graph.json" => Subject::read(info, bytes),
             _ => {
-                // An agent output is judged as the agent its schema names: the document's own
-                // agent_id must dispatch to it.
-                let agent = info.agent_id.as_deref()?;
+                // An agent output is judged as the agent its schema names (its type checks the
+                // document's own agent_id).
+                let reader = crate::agent::AgentReader::find(info.agent_id.as_deref()?)?;
                 let mut cx = crate::skim::Cx::new();
-                if !crate::skim::document::<v1_1::Payload>(bytes, &mut cx) || cx.facts.agent != Some(agent) {
-                    return None;
-                }
-                Some(Self::Skimmed(cx.facts))
+                (reader.skim)(reader.info.id, bytes, &mut cx).then_some(Self::Skimmed(cx.facts))
             }
         }
     }
@@ -651,9 +715,9 @@ impl Subject<'static> {
             "session_context/v1.1.0.json" => valid(source.read()?).map(|v| Self::Envelope11(Cow::Owned(v))),
             "mission/mission_task_graph.json" => valid(source.read()?).map(|v| Self::TaskGraph(Cow::Owned(v))),
             _ => {
-                // An agent output is read as the agent its schema names, whatever its own agent_id.
-                let agent = info.agent_id.as_deref()?;
-                valid(source.agent(agent)?).map(|v| Self::Agent(Cow::Owned(v)))
+                // An agent output is read as the agent its schema names.
+                let reader = crate::agent::AgentReader::find(info.agent_id.as_deref()?)?;
+                source.agent(reader).map(|output| Self::Agent(Held::Owned(output.into())))
             }
         }
     }
@@ -662,8 +726,8 @@ impl Subject<'static> {
 /// Where a typed value is read from.
 trait Source {
     fn read<T: serde::de::DeserializeOwned>(&self) -> Option<T>;
-    /// The output of `agent`, read as that agent's type.
-    fn agent(&self, agent: &str) -> Option<v1_1::Payload>;
+    /// The output of `reader`'s agent, read as that agent's type and checked.
+    fn agent(&self, reader: &crate::agent::AgentReader) -> Option<Box<dyn crate::AgentOutput>>;
 }
 
 impl Source for &Value {
@@ -671,10 +735,8 @@ impl Source for &Value {
         crate::typed::deserialize(self).ok()
     }
 
-    fn agent(&self, agent: &str) -> Option<v1_1::Payload> {
-        // Straight into the agent's type: the dispatch enum would copy the whole value first,
-        // which a hostile, deeply nested document turns into a stack overflow.
-        v1_1::Payload::from_agent(Some(agent), self)?.ok()
+    fn agent(&self, reader: &crate::agent::AgentReader) -> Option<Box<dyn crate::AgentOutput>> {
+        (reader.value)(self)
     }
 }
 
@@ -683,9 +745,7 @@ impl Source for &[u8] {
         crate::read::from_bytes(self).ok()
     }
 
-    fn agent(&self, agent: &str) -> Option<v1_1::Payload> {
-        // serde_json's recursion limit bounds the dispatch's copy when reading from bytes.
-        let payload: v1_1::Payload = crate::read::from_bytes(self).ok()?;
-        (payload.agent_id() == Some(agent)).then_some(payload)
+    fn agent(&self, reader: &crate::agent::AgentReader) -> Option<Box<dyn crate::AgentOutput>> {
+        (reader.bytes)(self)
     }
 }

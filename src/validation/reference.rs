@@ -20,9 +20,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use super::semantic::{ArtifactRef, Kind, Output, output};
+use super::semantic::{ArtifactRef, Output, output};
 use super::{Options, Report, Subject, codes, record, with_values};
-use crate::session_context::v1_1::Payload;
+use crate::IdRole;
 
 /// Runs the cross-reference rules on a schema-valid document.
 pub(crate) fn check(subject: &Subject, options: &Options, digests: &Digests, report: &mut Report) {
@@ -190,70 +190,42 @@ fn sha256(path: &Path) -> io::Result<String> {
 // ---------------------------------------------------------------------------------------------
 
 /// REF-002: requirement ids the output refers to that are neither known to the run nor defined
-/// by the document (nse-requirements `requirements[].id`). References: nse-risk
+/// by the document. Which fields define ids and which refer to them is generated agent knowledge
+/// ([`crate::AgentOutput::requirement_ids`]): the `id` of a record in a list defines one (nse-requirements
+/// `requirements[].id`); every other field of the requirement-id type refers to one (nse-risk
 /// `traced_to_requirements`, nse-verification `verification_matrix.entries[].requirement_id` and
-/// `test_cases[].verifies[]`, nse-architecture `system_elements[].allocated_requirements[]`.
+/// `test_cases[].verifies[]`, nse-architecture `system_elements[].allocated_requirements[]`, and
+/// those of any agent added as a schema).
 fn requirements(output: &Output<'_>, options: &Options, report: &mut Report) {
-    let Kind::Agent(payload) = output.kind else { return };
+    let Some(agent) = output.agent() else { return };
     // The run's ids are consulted in place (never copied: a run may know many); the document's
     // own are few.
     let known = &options.known_requirements;
     let mut own: BTreeSet<&str> = BTreeSet::new();
-    if let Payload::NseRequirements(o) = payload {
-        own.extend(o.requirements.iter().map(|r| r.id.as_str()).filter(|id| !known.contains(*id)));
-    }
+    agent.requirement_ids(&mut |used| {
+        if used.role == IdRole::Defines && !known.contains(used.id) {
+            own.insert(used.id);
+        }
+    });
     let count = known.len() + own.len();
     if count == 0 {
         // Nothing to hold the references against (and no pointer worth building).
         return;
     }
-    let mut references: Vec<(String, &str)> = Vec::new();
-    match payload {
-        Payload::NseRisk(o) => {
-            for (i, risk) in o.risks.iter().enumerate() {
-                for (j, id) in risk.traced_to_requirements.iter().flatten().enumerate() {
-                    references.push((output.at(&format!("/risks/{i}/traced_to_requirements/{j}")), id.as_str()));
-                }
-            }
-        }
-        Payload::NseVerification(o) => {
-            for (i, entry) in o.verification_matrix.entries.iter().flatten().enumerate() {
-                references.push((
-                    output.at(&format!("/verification_matrix/entries/{i}/requirement_id")),
-                    entry.requirement_id.as_str(),
-                ));
-            }
-            for (i, case) in o.test_cases.iter().enumerate() {
-                for (j, id) in case.verifies.iter().enumerate() {
-                    references.push((output.at(&format!("/test_cases/{i}/verifies/{j}")), id.as_str()));
-                }
-            }
-        }
-        Payload::NseArchitecture(o) => {
-            for (i, element) in o.architecture.system_elements.iter().enumerate() {
-                for (j, id) in element.allocated_requirements.iter().flatten().enumerate() {
-                    references.push((
-                        output.at(&format!("/architecture/system_elements/{i}/allocated_requirements/{j}")),
-                        id.as_str(),
-                    ));
-                }
-            }
-        }
-        _ => {}
-    }
-    for (pointer, id) in references {
-        if !known.contains(id) && !own.contains(id) {
+    agent.requirement_ids(&mut |used| {
+        if used.role == IdRole::References && !known.contains(used.id) && !own.contains(used.id) {
+            let id = used.id;
             report.push(with_values(
                 record(
                     &codes::REF_UNKNOWN_REQUIREMENT,
-                    &pointer,
+                    &output.at(&(used.pointer)()),
                     format!("requirement {id} is referenced but is not among the {count} known requirement ids"),
                 ),
                 None,
                 Some(json!(id)),
             ));
         }
-    }
+    });
 }
 
 #[cfg(test)]

@@ -14,6 +14,8 @@ use serde_json::{Value, json};
 
 use super::facts::Artifacts;
 use super::{Facts, Options, Report, Subject, codes, record, with_values};
+use crate::AgentOutput;
+use crate::agent::AgentInfo;
 use crate::agents::{nse, ps};
 use crate::common::ConfidenceScore;
 use crate::mission::MissionTaskGraph;
@@ -83,8 +85,8 @@ pub(super) struct Output<'a> {
 /// The two kinds of [`Output`].
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Kind<'a> {
-    /// The output of one of the agents with an output schema (never [`Payload::Generic`]).
-    Agent(&'a Payload),
+    /// The output of one of the agents with an output schema.
+    Agent(&'a dyn AgentOutput),
     /// The generic v1.0.0 payload (seed 001 "Payload Structure").
     Generic(&'a v1_0::Payload),
     /// A skimmed agent output: what the rules read of it (never an agent whose output
@@ -127,50 +129,26 @@ pub(super) struct ArtifactRef<'a> {
     pub(super) checksum: Option<&'a str>,
 }
 
-/// Applies `$body` to the output inside any agent variant of a [`Payload`], binding it to `$o`,
-/// and `$generic` to the generic payload, binding it to `$g`. Every agent output has the same
-/// field names for what the rules read (`confidence`, `artifacts`), with different types.
-macro_rules! each_output {
-    ($payload:expr, $o:ident => $body:expr, $g:ident => $generic:expr) => {
-        match $payload {
-            Payload::PsResearcher($o) => $body,
-            Payload::PsAnalyst($o) => $body,
-            Payload::PsArchitect($o) => $body,
-            Payload::PsInvestigator($o) => $body,
-            Payload::PsReporter($o) => $body,
-            Payload::PsReviewer($o) => $body,
-            Payload::PsSynthesizer($o) => $body,
-            Payload::PsValidator($o) => $body,
-            Payload::NseRequirements($o) => $body,
-            Payload::NseRisk($o) => $body,
-            Payload::NseArchitecture($o) => $body,
-            Payload::NseReviewer($o) => $body,
-            Payload::NseVerification($o) => $body,
-            Payload::NseIntegration($o) => $body,
-            Payload::NseConfiguration($o) => $body,
-            Payload::NseReporter($o) => $body,
-            Payload::Generic($g) => $generic,
-        }
-    };
-}
-
 /// The agent-output or generic-payload part of `subject`, if it has one.
 pub(super) fn output<'a>(subject: &'a Subject<'_>) -> Option<Output<'a>> {
-    fn split<'a>(payload: &'a Payload, base: &'static str) -> Output<'a> {
-        match payload {
-            Payload::Generic(generic) => Output { base, kind: Kind::Generic(generic) },
-            agent => Output { base, kind: Kind::Agent(agent) },
-        }
+    // Every variant but the generic payload holds an agent output.
+    fn split<'a>(payload: &'a Payload, base: &'static str) -> Option<Output<'a>> {
+        let kind = match payload {
+            Payload::Generic(generic) => Kind::Generic(generic),
+            agent => Kind::Agent(agent.output()?),
+        };
+        Some(Output { base, kind })
     }
     match subject {
         Subject::Envelope10(envelope) => Some(Output { base: "/payload", kind: Kind::Generic(&envelope.payload) }),
-        Subject::Envelope11(envelope) => Some(split(&envelope.payload, "/payload")),
-        Subject::Agent(payload) => Some(split(payload, "")),
+        Subject::Envelope11(envelope) => split(&envelope.payload, "/payload"),
+        Subject::Agent(output) => Some(Output { base: "", kind: Kind::Agent(&**output) }),
         Subject::Skimmed(facts) => {
             let base = if facts.envelope { "/payload" } else { "" };
-            match facts.payload() {
-                Some(payload) => Some(split(payload, base)),
-                None => facts.agent.map(|_| Output { base, kind: Kind::Light(facts) }),
+            match (facts.payload(), facts.standalone()) {
+                (Some(payload), _) => split(payload, base),
+                (None, Some(output)) => Some(Output { base, kind: Kind::Agent(output) }),
+                (None, None) => facts.agent.map(|_| Output { base, kind: Kind::Light(facts) }),
             }
         }
         Subject::TaskGraph(_) | Subject::Other => None,
@@ -184,7 +162,7 @@ impl<'a> Output<'a> {
     }
 
     /// The agent output read whole, unless this is a generic payload or a skimmed output.
-    pub(super) fn agent(&self) -> Option<&'a Payload> {
+    pub(super) fn agent(&self) -> Option<&'a dyn AgentOutput> {
         match self.kind {
             Kind::Agent(payload) => Some(payload),
             Kind::Generic(_) | Kind::Light(_) => None,
@@ -200,7 +178,7 @@ impl<'a> Output<'a> {
     /// `agent_id` when it is a string.
     pub(super) fn agent_id(&self) -> Option<std::borrow::Cow<'a, str>> {
         match self.kind {
-            Kind::Agent(payload) => variant_agent(payload).map(std::borrow::Cow::Borrowed),
+            Kind::Agent(output) => Some(std::borrow::Cow::Borrowed(output.agent().id)),
             Kind::Generic(generic) => generic.extra.get_str("agent_id"),
             Kind::Light(facts) => facts.agent.map(std::borrow::Cow::Borrowed),
         }
@@ -212,9 +190,7 @@ impl<'a> Output<'a> {
             Confidence { overall: &score.overall, reasoning: score.reasoning.as_deref() }
         }
         match self.kind {
-            Kind::Agent(payload) => {
-                each_output!(payload, o => Option::<&ConfidenceScore>::from(&o.confidence).map(typed), g => Some(typed(&g.confidence)))
-            }
+            Kind::Agent(output) => output.confidence().map(typed),
             Kind::Generic(generic) => Some(typed(&generic.confidence)),
             Kind::Light(facts) => facts
                 .confidence
@@ -226,13 +202,9 @@ impl<'a> Output<'a> {
     /// The artifact references, `None` when `artifacts` is absent.
     pub(super) fn artifacts(&self) -> Option<Vec<ArtifactRef<'a>>> {
         match self.kind {
-            Kind::Agent(payload) => each_output!(
-                payload,
-                o => o.artifacts.as_ref().map(|list| {
-                    list.iter().map(|a| ArtifactRef { path: &a.path, checksum: a.checksum.as_deref() }).collect()
-                }),
-                g => generic_artifacts(g)
-            ),
+            Kind::Agent(output) => output.artifacts().map(|list| {
+                list.iter().map(|a| ArtifactRef { path: &a.path, checksum: a.checksum.as_deref() }).collect()
+            }),
             Kind::Generic(generic) => generic_artifacts(generic),
             Kind::Light(facts) => facts.artifacts.as_ref().map(|artifacts| match artifacts {
                 Artifacts::Plain(list) => {
@@ -248,11 +220,7 @@ impl<'a> Output<'a> {
     /// How many artifact references the output lists, `None` when `artifacts` is absent.
     pub(super) fn artifact_count(&self) -> Option<usize> {
         match self.kind {
-            Kind::Agent(payload) => each_output!(
-                payload,
-                o => o.artifacts.as_ref().map(Vec::len),
-                g => g.artifacts.as_ref().map(Vec::len)
-            ),
+            Kind::Agent(output) => output.artifacts().map(<[_]>::len),
             Kind::Generic(generic) => generic.artifacts.as_ref().map(Vec::len),
             Kind::Light(facts) => facts.artifacts.as_ref().map(|artifacts| match artifacts {
                 Artifacts::Plain(list) => list.len(),
@@ -261,23 +229,23 @@ impl<'a> Output<'a> {
         }
     }
 
-    /// For an nse-* output, whether `disclaimer_included` is present; `None` for any other part.
+    /// For the output of an agent that must state the disclaimer (P-043), whether
+    /// `disclaimer_included` is present; `None` for any other part.
     pub(super) fn disclaimer(&self) -> Option<bool> {
-        if let Kind::Light(facts) = self.kind {
-            return facts.agent.filter(|agent| agent.starts_with("nse-")).map(|_| facts.disclaimer);
+        match self.kind {
+            Kind::Light(facts) => facts
+                .agent
+                .and_then(AgentInfo::find)
+                .filter(|agent| agent.disclaimer_required)
+                .map(|_| facts.disclaimer),
+            Kind::Agent(output) => output.agent().disclaimer_required.then(|| output.disclaimer_included()),
+            Kind::Generic(_) => None,
         }
-        let present = match self.agent()? {
-            Payload::NseRequirements(o) => o.disclaimer_included.is_some(),
-            Payload::NseRisk(o) => o.disclaimer_included.is_some(),
-            Payload::NseArchitecture(o) => o.disclaimer_included.is_some(),
-            Payload::NseReviewer(o) => o.disclaimer_included.is_some(),
-            Payload::NseVerification(o) => o.disclaimer_included.is_some(),
-            Payload::NseIntegration(o) => o.disclaimer_included.is_some(),
-            Payload::NseConfiguration(o) => o.disclaimer_included.is_some(),
-            Payload::NseReporter(o) => o.disclaimer_included.is_some(),
-            _ => return None,
-        };
-        Some(present)
+    }
+
+    /// The agent output as the type `T`, if it is one.
+    pub(super) fn output_as<T: AgentOutput>(&self) -> Option<&'a T> {
+        self.agent()?.downcast_ref::<T>()
     }
 }
 
@@ -285,29 +253,6 @@ impl<'a> Output<'a> {
 fn generic_artifacts(generic: &v1_0::Payload) -> Option<Vec<ArtifactRef<'_>>> {
     generic.artifacts.as_ref().map(|list| {
         list.iter().map(|a| ArtifactRef { path: &a.path, checksum: a.checksum.as_ref().map(|c| c.as_str()) }).collect()
-    })
-}
-
-/// The agent whose output a payload variant holds; `None` for [`Payload::Generic`].
-pub(super) fn variant_agent(payload: &Payload) -> Option<&'static str> {
-    Some(match payload {
-        Payload::PsResearcher(_) => "ps-researcher",
-        Payload::PsAnalyst(_) => "ps-analyst",
-        Payload::PsArchitect(_) => "ps-architect",
-        Payload::PsInvestigator(_) => "ps-investigator",
-        Payload::PsReporter(_) => "ps-reporter",
-        Payload::PsReviewer(_) => "ps-reviewer",
-        Payload::PsSynthesizer(_) => "ps-synthesizer",
-        Payload::PsValidator(_) => "ps-validator",
-        Payload::NseRequirements(_) => "nse-requirements",
-        Payload::NseRisk(_) => "nse-risk",
-        Payload::NseArchitecture(_) => "nse-architecture",
-        Payload::NseReviewer(_) => "nse-reviewer",
-        Payload::NseVerification(_) => "nse-verification",
-        Payload::NseIntegration(_) => "nse-integration",
-        Payload::NseConfiguration(_) => "nse-configuration",
-        Payload::NseReporter(_) => "nse-reporter",
-        Payload::Generic(_) => return None,
     })
 }
 
@@ -330,19 +275,27 @@ fn output_rules(output: &Output<'_>, report: &mut Report) {
                 ));
             }
         }
-        Kind::Agent(Payload::PsReviewer(reviewer)) => {
-            if reviewer.findings.is_empty() {
+        Kind::Agent(_) => {
+            if let Some(reviewer) = output.output_as::<ps::ReviewerOutput>()
+                && reviewer.findings.is_empty()
+            {
                 report.push(record(
                     &codes::SEM_EMPTY_FINDINGS,
                     &output.at("/findings"),
                     format!("the review of {:?} lists no finding", reviewer.review_subject),
                 ));
             }
+            if let Some(validator) = output.output_as::<ps::ValidatorOutput>() {
+                coverage(output, validator, report);
+            }
+            if let Some(risk) = output.output_as::<nse::RiskOutput>() {
+                risks(output, risk, report);
+            }
+            if let Some(verification) = output.output_as::<nse::VerificationOutput>() {
+                verification_counts(output, verification, report);
+            }
         }
-        Kind::Agent(Payload::PsValidator(validator)) => coverage(output, validator, report),
-        Kind::Agent(Payload::NseRisk(risk)) => risks(output, risk, report),
-        Kind::Agent(Payload::NseVerification(verification)) => verification_counts(output, verification, report),
-        Kind::Agent(_) | Kind::Light(_) => {}
+        Kind::Light(_) => {}
     }
 }
 
@@ -535,7 +488,7 @@ fn envelope11(envelope: &v1_1::SessionContext, report: &mut Report) {
     workflow(
         &V11Members {
             payload_schema_ref: envelope.payload_schema_ref.as_deref(),
-            payload_agent: variant_agent(&envelope.payload),
+            payload_agent: envelope.payload.agent_id(),
             workflow_id: envelope.workflow_id.as_ref().map(|id| id.as_str()),
             workflow_state: envelope.workflow_state.as_ref(),
             source: Agent::from(&envelope.source_agent),

@@ -118,13 +118,10 @@ pub fn run(request: &Request, out: &mut dyn Write, outcome: &mut Outcome) -> io:
     if request.schema.is_none() {
         apply_schema_maps(&mut inputs, outcome);
     }
-    let mut validator = Arc::new(Validator::with_options(Options {
-        root: request.root.clone(),
-        expected_session: request.session.clone(),
-        known_requirements: Default::default(),
-        max_bytes: request.max_bytes,
-        strict: request.strict,
-    }));
+    let mut options = Options::default().with_max_bytes(request.max_bytes).with_strict(request.strict);
+    options.root.clone_from(&request.root);
+    options.expected_session.clone_from(&request.session);
+    let mut validator = Arc::new(Validator::with_options(options));
     let progress = inputs.len() > 20 && io::stderr().is_terminal();
     let total = inputs.len();
     for (n, input) in inputs.iter().enumerate() {

@@ -22,6 +22,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
     crate::constructors::apply(&mut file, plan)?;
     let skims = crate::skim::impls(&file, plan)?;
     crate::serde_impls::apply(&mut file, plan)?;
+    let agents = crate::agents::items(&file, plan)?;
     let emitted: Vec<String> = file.items.iter().filter_map(item_name).collect();
     let mut aliases = Vec::new();
     for def in plan.types.iter().filter(|d| !emitted.contains(&d.flat) && !matches!(d.kind, Kind::Dispatch { .. })) {
@@ -51,7 +52,9 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
                 ::std::sync::LazyLock::new(|| ::jerry_contracts::support::EcmaPattern::new(#literal));
         }
     });
-    let dispatches = plan.types.iter().filter_map(dispatch);
+    let agent_types: Vec<&str> =
+        crate::agents::outputs(plan).into_iter().map(|(_, _, def)| def.flat.as_str()).collect();
+    let dispatches = plan.types.iter().filter_map(|def| dispatch(def, &agent_types));
     let documents = documents(plan);
     let entries = plan.types.iter().map(|def| {
         let ident = format_ident!("{}", def.flat);
@@ -112,6 +115,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
             #(#aliases)*
             #(#dispatches)*
             #(#documents)*
+            #(#agents)*
 
             /// Every generated type with the schema it comes from.
             pub static TYPES: &[::jerry_contracts::typed::TypeEntry] = &[#(#entries)*];
@@ -173,17 +177,13 @@ fn module_tree(plan: &Plan) -> TokenStream {
         let uses = node.uses.iter().map(|(flat_name, public)| {
             let flat_ident = format_ident!("{}", flat_name);
             let public_ident = format_ident!("{}", public);
+            // One public name per type: the module disambiguates (`agents::ps::ReviewerOutput`,
+            // `agents::nse::ReviewerOutput`); the unique name of the flat module is what
+            // signatures show, and the type's docs name its public path.
             if flat_name == public {
                 quote!(pub use crate::#flat::#flat_ident;)
             } else {
-                // The type's own name, which rustdoc shows where the type is used, is an
-                // importable path of the same module too.
-                let doc = format!(" `{flat_name}` is [`{public}`] under the name it has where other types use it.");
-                quote! {
-                    pub use crate::#flat::#flat_ident as #public_ident;
-                    #[doc = #doc]
-                    pub use crate::#flat::#flat_ident;
-                }
+                quote!(pub use crate::#flat::#flat_ident as #public_ident;)
             }
         });
         let children = node.children.iter().map(|(name, child)| {
@@ -214,26 +214,19 @@ fn version_file(module: &str) -> String {
 /// The dispatch enum for a [`Kind::Dispatch`] type, with its serde, garde and schemars impls.
 /// `validation::Document` for every root struct: its schema, and what the rule layers see.
 fn documents(plan: &Plan) -> Vec<TokenStream> {
-    let mut agents = BTreeMap::new();
-    for def in &plan.types {
-        if let Kind::Dispatch { branches, .. } = &def.kind {
-            for (agent, target) in branches {
-                agents.insert(target.clone(), (format_ident!("{}", def.flat), format_ident!("{}", pascal(agent))));
-            }
-        }
-    }
+    let agents: Vec<&str> = crate::agents::outputs(plan).into_iter().map(|(_, _, def)| def.flat.as_str()).collect();
     plan.types
         .iter()
         .filter(|def| def.pointer.is_empty() && def.validates && matches!(def.kind, Kind::Struct))
         .map(|def| {
             let ident = format_ident!("{}", def.flat);
             let path = &def.file;
-            let subject = match (def.file.as_str(), agents.get(&def.flat)) {
-                ("session_context/v1.0.0.json", _) => quote!(Envelope10(::std::borrow::Cow::Borrowed(self))),
-                ("session_context/v1.1.0.json", _) => quote!(Envelope11(::std::borrow::Cow::Borrowed(self))),
-                ("mission/mission_task_graph.json", _) => quote!(TaskGraph(::std::borrow::Cow::Borrowed(self))),
-                (_, Some((payload, variant))) => {
-                    quote!(Agent(::std::borrow::Cow::Owned(#payload::#variant(::std::boxed::Box::new(self.clone())))))
+            let subject = match def.file.as_str() {
+                "session_context/v1.0.0.json" => quote!(Envelope10(::std::borrow::Cow::Borrowed(self))),
+                "session_context/v1.1.0.json" => quote!(Envelope11(::std::borrow::Cow::Borrowed(self))),
+                "mission/mission_task_graph.json" => quote!(TaskGraph(::std::borrow::Cow::Borrowed(self))),
+                _ if agents.contains(&def.flat.as_str()) => {
+                    quote!(Agent(::jerry_contracts::validation::Held::Borrowed(self)))
                 }
                 _ => quote!(Other),
             };
@@ -251,7 +244,9 @@ fn documents(plan: &Plan) -> Vec<TokenStream> {
         .collect()
 }
 
-fn dispatch(def: &TypeDef) -> Option<TokenStream> {
+/// `agent_types`: the flat names of the agent outputs (the branches that hold one implement
+/// `AgentOutput`).
+fn dispatch(def: &TypeDef, agent_types: &[&str]) -> Option<TokenStream> {
     let Kind::Dispatch { branches, fallback } = &def.kind else { return None };
     let name = format_ident!("{}", def.flat);
     let fallback_ty = format_ident!("{}", fallback);
@@ -290,6 +285,13 @@ fn dispatch(def: &TypeDef) -> Option<TokenStream> {
     });
     let agent_id_arms =
         variants.iter().map(|(variant, _, agent)| quote! { Self::#variant(_) => ::std::option::Option::Some(#agent), });
+    let output_arms = variants.iter().map(|(variant, target, _)| {
+        if agent_types.contains(&target.to_string().as_str()) {
+            quote! { Self::#variant(v) => ::std::option::Option::Some(&**v), }
+        } else {
+            quote! { Self::#variant(_) => ::std::option::Option::None, }
+        }
+    });
     let poke_arms = variants
         .iter()
         .map(|(variant, _, _)| quote! { Self::#variant(v) => ::jerry_contracts::poke::Poke::poke(v, tweak), });
@@ -409,6 +411,15 @@ fn dispatch(def: &TypeDef) -> Option<TokenStream> {
             pub fn agent_id(&self) -> ::std::option::Option<&'static str> {
                 match self {
                     #(#agent_id_arms)*
+                    Self::Generic(_) => ::std::option::Option::None,
+                }
+            }
+
+            /// The agent output this payload holds, or `None` for the generic payload (and for an
+            /// output whose schema is not under `schemas/agents/`).
+            pub fn output(&self) -> ::std::option::Option<&dyn ::jerry_contracts::AgentOutput> {
+                match self {
+                    #(#output_arms)*
                     Self::Generic(_) => ::std::option::Option::None,
                 }
             }

@@ -5,6 +5,7 @@
 //! This crate is a build dependency of the library and a dependency of the CLI; nothing in it
 //! reaches the library's users at run time.
 
+pub mod agents;
 pub mod attributes;
 pub mod constraints;
 pub mod constructors;
