@@ -71,6 +71,7 @@ fn latest_version() -> v1_0::SchemaVersion {
 
 /// Why a document could not be read as an envelope.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum EnvelopeError {
     /// Not JSON.
     #[error("malformed JSON at line {line} column {column}: {message}")]

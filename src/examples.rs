@@ -11,6 +11,7 @@ use crate::registry::{self, SchemaInfo};
 
 /// Why no example could be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ExampleError {
     /// No schema has that name.
     #[error("no schema is named {0:?}")]

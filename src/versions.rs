@@ -50,6 +50,7 @@ impl std::fmt::Display for Version {
 
 /// Why a version or a migration was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum VersionError {
     /// Not `major.minor.patch` with decimal numbers.
     #[error("{0:?} is not a semantic version major.minor.patch")]

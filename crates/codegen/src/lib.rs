@@ -34,6 +34,7 @@ pub use fixtures::{BoundaryCase, Expectation, FixtureSet, InvalidFixture, Target
 
 /// Why the types could not be generated: every problem, each with its schema file and pointer.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum CodegenError {
     /// The schema directory could not be read.
     #[error(transparent)]
