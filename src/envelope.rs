@@ -31,7 +31,7 @@ impl v1_1::SessionContext {
     /// let from = AgentReference::new(AgentId::new("ps-researcher")?, AgentFamily::Ps);
     /// let to = AgentReference::new(AgentId::new("nse-requirements")?, AgentFamily::Nse);
     /// let handoff = SessionContext::new(SessionId::from("sess-1".to_owned()), from, to, output);
-    /// handoff.validate()?;
+    /// handoff.validate().into_result()?;
     /// assert_eq!(handoff.payload_schema_ref.as_deref(), Some("agents/ps/researcher_output.json"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

@@ -11,8 +11,9 @@
 //! Every schema has a generated type in a module tree that mirrors `schemas/`
 //! (`agents::ps::ResearcherOutput`, `session_context::v1_1::SessionContext`, `mission::…`).
 //! Deserialising checks the shape, enums, constants and formats; [`Validate::validate`] checks
-//! patterns (ECMA-262), ranges, lengths (in characters) and item counts; serialising writes back
-//! every field that was read, unknown ones included.
+//! patterns (ECMA-262), ranges, lengths (in characters) and item counts, and answers with the
+//! same [`validation::Report`] as validating bytes; serialising writes back every field that was
+//! read, unknown ones included.
 //!
 //! ```
 //! use jerry_contracts::Validate;
@@ -30,7 +31,7 @@
 //!   }
 //! }"#;
 //! let handoff: SessionContext = serde_json::from_str(text)?;
-//! handoff.validate()?;
+//! handoff.validate().into_result()?;
 //! let Payload::PsResearcher(output) = &handoff.payload else { panic!("a researcher payload") };
 //! assert_eq!(output.findings[0].id, "F-001");
 //! assert_eq!(handoff.timestamp.as_str(), "2026-01-10T14:30:00+01:00");
@@ -51,6 +52,7 @@ pub const SCHEMA_ID_BASE: &str = "https://jerry.dev/schemas/";
 pub const SCHEMA_DIALECT: &str = "http://json-schema.org/draft-07/schema#";
 
 mod agent;
+mod contract;
 mod ecma;
 pub mod envelope;
 pub mod examples;
@@ -71,10 +73,7 @@ pub mod typed;
 pub mod validation;
 pub mod versions;
 
-/// The validation trait every generated struct implements: `value.validate()` checks the
-/// constraints its type cannot hold by construction (patterns, ranges, lengths, counts).
-pub use garde::Validate;
-
+pub use contract::{Contract, Validate};
 pub use agent::{AgentInfo, AgentOutput, IdRole, IdUse};
 pub use extra::Extra;
 pub use invalid::InvalidValue;

@@ -605,6 +605,15 @@ pub mod double_option {
 
 /// Rust keywords, which a field named for a JSON property cannot be called as they are. The
 /// generated code calls such a field `type_` (or it could be `r#type`); `garde` reports it by
+/// Every violation of `value`'s garde rules, as (JSON Pointer, message) pairs (the generated
+/// `Contract::constraint_violations`).
+pub fn constraint_violations<T: garde::Validate<Context = ()>>(value: &T) -> Vec<(String, String)> {
+    match value.validate() {
+        Ok(()) => Vec::new(),
+        Err(report) => report.iter().map(|(path, error)| (json_pointer(path), error.message().to_owned())).collect(),
+    }
+}
+
 /// The RFC 6901 JSON Pointer for a `garde` error path: `""` for the root, `/findings/0/id`
 /// below it, with `~` written `~0` and `/` written `~1` in keys.
 ///

@@ -64,7 +64,7 @@ fn main() {
     let value: serde_json::Value = serde_json::from_slice(&bytes).expect("json");
     println!("value: {}", codes(validator.validate_value(Some("agents/nse/safety_output"), &value)));
     let typed: SafetyOutput = serde_json::from_value(value).expect("typed");
-    typed.validate().expect("garde");
+    assert!(typed.validate().is_valid(), "{}", typed.validate());
     println!("typed: {}", codes(validator.validate_typed(&typed)));
     let info = jerry_contracts::AgentInfo::find("nse-safety").expect("agent info");
     println!("info: {} {:?} {}", info.id, info.family, info.disclaimer_required);

@@ -11,10 +11,19 @@ use serde_json::{Map, Value, json};
 
 /// The recorded repairs, applied to a seed schema: the draft-07 `$schema` URI in its canonical
 /// `http` form (D-01), enums that list `null` under `"type": "string"` made nullable (D-04), the
-/// one example that broke its own pattern (D-18), and the error record's code family of the
-/// convention layer (D-191).
+/// one example that broke its own pattern (D-18), the error record's code family of the
+/// convention layer (D-191) and its optional `keyword_location` (D-122).
 fn repair(node: &mut Value) {
     if let Value::Object(map) = node {
+        if map.get("title") == Some(&json!("Validation Error Response"))
+            && let Some(Value::Object(properties)) = map.get_mut("properties")
+        {
+            let location = json!({
+                "type": "string",
+                "description": "Where the broken rule is stated. A schema or convention record: the keyword's absolute location, the schema file's $id, '#' and the keyword's JSON Pointer (JSON Schema's absoluteKeywordLocation). A semantic, constitutional or cross-reference record: the location of the schema of the value at path (D-122)."
+            });
+            properties.insert("keyword_location".into(), location);
+        }
         if map.get("pattern") == Some(&json!("^(SCH|SEM|CON|REF)-[0-9]{3}$")) {
             map.insert("pattern".into(), json!("^(SCH|SEM|CON|REF|CNV)-[0-9]{3}$"));
             map.insert(

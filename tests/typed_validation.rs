@@ -73,13 +73,13 @@ fn researcher() -> ResearcherOutput {
 #[test]
 fn a_nan_is_refused_rather_than_written_as_null() {
     let mut output = researcher();
-    output.validate().unwrap();
+    assert!(output.validate().is_valid());
     // An agent output is a payload by `From`.
     let payload = v1_1::Payload::from(output.clone());
     assert_eq!(payload.agent_id(), Some("ps-researcher"));
     for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
         output.confidence.overall = bad.into();
-        let err = output.validate().expect_err("not finite");
+        let err = output.validate().into_result().expect_err("not finite");
         assert!(err.to_string().contains("not a finite number"), "{err}");
         assert!(!Validator::new().validate_typed(&output).is_valid());
     }
@@ -89,9 +89,9 @@ fn a_nan_is_refused_rather_than_written_as_null() {
 fn extra_cannot_hold_a_declared_member() {
     let mut output = researcher();
     output.extra.insert("x-note", "kept").unwrap();
-    output.validate().unwrap();
+    assert!(output.validate().is_valid());
     output.extra.insert("research_topic", "a second topic").unwrap();
-    let err = output.validate().expect_err("a declared name");
+    let err = output.validate().into_result().expect_err("a declared name");
     assert!(err.to_string().contains("`research_topic`"), "{err}");
     // Written anyway, the document holds the name twice, and no reader takes it.
     let text = serde_json::to_vec(&output).unwrap();

@@ -272,6 +272,7 @@ impl Validator {
         if let Subject::Envelope10(envelope) = subject {
             self.v10_payload(envelope, report);
         }
+        locate(report);
     }
 
     /// A 1.0.x handoff's payload is bound only to the generic payload shape (seed 001), yet it may
@@ -298,6 +299,7 @@ impl Validator {
             relayed.expected = finding.expected;
             relayed.actual = finding.actual;
             relayed.constitutional_principle = finding.constitutional_principle;
+            relayed.keyword_location = finding.keyword_location;
             report.push(relayed);
         }
     }
@@ -372,6 +374,7 @@ impl Validator {
         {
             self.conventions(info, Input::Value(value), &mut report);
         }
+        locate(&mut report);
         report
     }
 
@@ -569,6 +572,22 @@ pub fn validate(bytes: &[u8]) -> Report {
 /// Validates `bytes` against the schema named `name`, with default options.
 pub fn validate_as(name: &str, bytes: &[u8]) -> Report {
     Validator::new().validate_as(name, bytes)
+}
+
+/// The schema layer's listing of `value` against the schema at `pointer` in `info`'s file (the
+/// typed path's, after the type's own check failed).
+pub(crate) fn schema_layer(info: &'static SchemaInfo, pointer: &str, value: &Value, report: &mut Report) {
+    schema::check_at(registry::schemas(), info, pointer, value, report);
+}
+
+/// Gives every record without a schema location (the rule layers' records, and the few the
+/// schema layer makes before the interpreter runs) the location of the schema of the value at
+/// its path, when the report's schema is known.
+fn locate(report: &mut Report) {
+    let Some(info) = report.schema.and_then(registry::lookup) else { return };
+    for record in report.records.iter_mut().filter(|r| r.keyword_location.is_none()) {
+        record.keyword_location = Some(schema::location_of(info, record.path.as_deref().unwrap_or("")));
+    }
 }
 
 /// The report on a document over the size limit: SCH-015, naming both sizes. `len` is what was

@@ -76,6 +76,20 @@ pub(crate) fn check_at(
     }
 }
 
+/// Where the schema of the value at the instance pointer `instance` is stated, in a document
+/// of `info`'s schema: the file's `$id`, `#` and the JSON Pointer of the schema that describes
+/// the value (after `$ref`s). The rule layers' records carry it as their `keyword_location`.
+///
+/// The walk follows `properties`, `items`, `additionalProperties` and `$ref`, and looks into
+/// `allOf` and `if`/`then`/`else` branches only when exactly one of them names the member; where
+/// it cannot go on (a branch chosen by the value, say), it stops at the last schema it reached.
+pub(crate) fn location_of(info: &'static SchemaInfo, instance: &str) -> String {
+    match tree_of(info) {
+        Some(tree) => tree.location_of(info.path, instance),
+        None => format!("{}#", info.id),
+    }
+}
+
 /// Whether the schema at `pointer` in `info`'s file, or any schema it reaches, carries a
 /// convention (`x-convention`): only then is the convention layer worth a parsed document.
 pub(crate) fn has_conventions(schemas: &'static [SchemaInfo], info: &'static SchemaInfo, pointer: &str) -> bool {
@@ -185,6 +199,63 @@ fn run(path: &str, pointer: &str, value: &Value) -> Option<Vec<Violation>> {
 }
 
 impl Tree {
+    /// See [`location_of`].
+    fn location_of(&self, path: &str, instance: &str) -> String {
+        let Some(mut at) = self.index.get(&(path, String::new(), Mode::Seed)).copied() else {
+            return String::new();
+        };
+        // Instance pointers come from the layers themselves; a token that does not unescape
+        // (none should) ends the walk where it is.
+        for token in instance.split('/').skip(1) {
+            let Some(token) = unescape(token) else { break };
+            at = self.resolved(at);
+            match self.step(at, &token, 0) {
+                Some(next) => at = next,
+                None => break,
+            }
+        }
+        match self.locations.get(self.resolved(at)) {
+            Some((id, pointer)) => format!("{id}#{pointer}"),
+            None => String::new(),
+        }
+    }
+
+    /// Node `at` after every `$ref` it is (bounded, so a cycle of references ends).
+    fn resolved(&self, mut at: NodeId) -> NodeId {
+        for _ in 0..MAX_DEPTH {
+            match self.nodes.get(at) {
+                Some(Node::Ref(target)) => at = *target,
+                _ => break,
+            }
+        }
+        at
+    }
+
+    /// The node that describes member or index `token` of a value of node `at`'s schema,
+    /// looked for `depth` branches down (bounded: branches may refer to each other).
+    fn step(&self, at: NodeId, token: &str, depth: usize) -> Option<NodeId> {
+        let Some(Node::Schema(s)) = self.nodes.get(at) else { return None };
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        if let Ok(i) = s.properties.binary_search_by(|(name, _)| (*name).cmp(token)) {
+            return s.properties.get(i).map(|(_, id)| *id);
+        }
+        if token.parse::<usize>().is_ok()
+            && let Some(items) = s.items
+        {
+            return Some(items);
+        }
+        // One branch that names the member, not several the value would choose among.
+        let branches = s.all_of.iter().copied().chain(s.condition.into_iter().flat_map(|(_, then, otherwise)| then.into_iter().chain(otherwise)));
+        let mut found = branches.filter_map(|branch| self.step(self.resolved(branch), token, depth + 1));
+        match (found.next(), found.next()) {
+            (Some(next), None) => Some(next),
+            (Some(_), Some(_)) => None,
+            (None, _) => s.additional,
+        }
+    }
+
     /// Every violation of `value` against the compiled schema at `pointer` in `path`, read in
     /// `mode`, or `None` when the tree holds no such schema.
     fn violations(&self, path: &str, pointer: &str, mode: Mode, value: &Value) -> Option<Vec<Violation>> {
@@ -262,6 +333,9 @@ struct Tree {
     reaches: Vec<bool>,
     /// The file root's node in the convention reading (every document asks for it).
     convention_root: Option<NodeId>,
+    /// Per node: where its schema is, the `$id` of its file and the JSON Pointer in it (a
+    /// record's `keyword_location` is this and the keyword).
+    locations: Vec<(&'static str, String)>,
 }
 
 impl Tree {
@@ -414,12 +488,13 @@ struct Compiler {
     schemas: &'static [SchemaInfo],
     nodes: Vec<Node>,
     index: HashMap<(&'static str, String, Mode), NodeId>,
+    locations: Vec<(&'static str, String)>,
 }
 
 impl Compiler {
     /// Compiles `file`'s root and every definition.
     fn compile(schemas: &'static [SchemaInfo], file: &'static SchemaInfo) -> Tree {
-        let mut compiler = Self { schemas, nodes: Vec::new(), index: HashMap::new() };
+        let mut compiler = Self { schemas, nodes: Vec::new(), index: HashMap::new(), locations: Vec::new() };
         for mode in [Mode::Seed, Mode::Convention] {
             compiler.node(file, String::new(), mode);
             if let Some(definitions) = file.document.get("definitions").and_then(Value::as_object) {
@@ -430,7 +505,7 @@ impl Compiler {
         }
         let reaches = reaching(&compiler.nodes);
         let convention_root = compiler.index.get(&(file.path, String::new(), Mode::Convention)).copied();
-        Tree { nodes: compiler.nodes, index: compiler.index, reaches, convention_root }
+        Tree { nodes: compiler.nodes, index: compiler.index, reaches, convention_root, locations: compiler.locations }
     }
 
     /// The node of the schema at `pointer` in `file`, compiled if it is not yet.
@@ -441,6 +516,7 @@ impl Compiler {
         }
         let id = self.nodes.len();
         self.nodes.push(Node::Pending);
+        self.locations.push((file.id, key.1.clone()));
         // Indexed before it is built, so that a schema referring to itself finds its node.
         self.index.insert(key.clone(), id);
         let node = match file.document.pointer(&key.1) {
@@ -588,6 +664,24 @@ fn escape(name: &str) -> String {
     name.replace('~', "~0").replace('/', "~1")
 }
 
+/// A JSON Pointer token as the member name it stands for; `None` for a `~` not followed by
+/// `0` or `1`.
+fn unescape(token: &str) -> Option<String> {
+    let mut name = String::with_capacity(token.len());
+    let mut chars = token.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '~' => match chars.next() {
+                Some('0') => name.push('~'),
+                Some('1') => name.push('/'),
+                _ => return None,
+            },
+            c => name.push(c),
+        }
+    }
+    Some(name)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Validation
 // ---------------------------------------------------------------------------------------------
@@ -630,6 +724,8 @@ impl Path<'_> {
 struct Violation {
     code: &'static Code,
     keyword: &'static str,
+    /// Where the keyword is: the schema file's `$id`, `#` and the keyword's JSON Pointer.
+    location: String,
     pointer: String,
     message: String,
     expected: Value,
@@ -637,7 +733,8 @@ struct Violation {
 }
 
 impl Violation {
-    /// A violation of `keyword` at `path`; `message` follows the place.
+    /// A violation of `keyword` at `path` (the place is the record's `path`, never part of
+    /// `message`); its schema location is set by [`Tree::locate`].
     fn new(
         code: &'static Code,
         keyword: &'static str,
@@ -646,14 +743,13 @@ impl Violation {
         expected: Value,
         actual: Value,
     ) -> Self {
-        let pointer = path.pointer();
-        let place = if pointer.is_empty() { "document root".to_owned() } else { pointer.clone() };
-        Self { code, keyword, pointer, message: format!("{place}: {message}"), expected, actual }
+        Self { code, keyword, location: String::new(), pointer: path.pointer(), message, expected, actual }
     }
 
     fn into_record(self) -> ErrorRecord {
         let mut record =
             with_values(record(self.code, &self.pointer, self.message), Some(self.expected), Some(self.actual));
+        record.keyword_location = Some(self.location);
         // A keyword name always serialises.
         let _ = record.extra.insert("keyword", self.keyword);
         record
@@ -701,6 +797,10 @@ impl Schema {
     fn conventional(&self, mut violation: Violation) -> Violation {
         let Some(convention) = self.convention else { return violation };
         violation.code = convention_of(violation.code);
+        // The keyword a convention asserts is written under the object's `x-convention`.
+        if let Some(object) = violation.location.strip_suffix(&format!("/{}", escape(violation.keyword))) {
+            violation.location = format!("{object}/x-convention/{}", escape(violation.keyword));
+        }
         let source = match convention.get("x-source").and_then(|sources| sources.get(violation.keyword)) {
             Some(Value::String(source)) => Some(source.as_str()),
             // `required` may cite a source per property; the record's `expected` is the name.
@@ -756,19 +856,31 @@ impl Sink for Silent {
 }
 
 impl Tree {
+    /// `violation` with its schema location: node `at`'s file `$id` and pointer, then the
+    /// keyword (none for a `false` schema or the depth limit, which are the node itself).
+    fn locate(&self, at: NodeId, mut violation: Violation) -> Violation {
+        if let Some((id, pointer)) = self.locations.get(at) {
+            violation.location = match violation.keyword {
+                "falseSchema" | "maxDepth" => format!("{id}#{pointer}"),
+                keyword => format!("{id}#{pointer}/{}", escape(keyword)),
+            };
+        }
+        violation
+    }
+
     /// Validates `value` (at `path`) against node `id`, `depth` schema levels down; true when
     /// valid.
     fn eval<S: Sink>(&self, id: NodeId, value: &Value, path: &Path<'_>, depth: usize, sink: &mut S) -> bool {
         if depth > MAX_DEPTH {
             sink.push(|| {
-                Violation::new(
+                self.locate(id, Violation::new(
                     &codes::SCH_WRONG_TYPE,
                     "maxDepth",
                     path,
                     format!("the schema nests more than {MAX_DEPTH} levels here; the value was not validated"),
                     Value::from(MAX_DEPTH),
                     Value::from(MAX_DEPTH + 1),
-                )
+                ))
             });
             return false;
         }
@@ -776,37 +888,45 @@ impl Tree {
             None | Some(Node::Pending | Node::Any) => true,
             Some(Node::Never) => {
                 sink.push(|| {
-                    Violation::new(
+                    self.locate(id, Violation::new(
                         &codes::SCH_WRONG_TYPE,
                         "falseSchema",
                         path,
                         format!("no value is allowed here, {} found", preview(value)),
                         Value::Bool(false),
                         bounded(value, COPY_DEPTH),
-                    )
+                    ))
                 });
                 false
             }
             Some(Node::Ref(target)) => self.eval(*target, value, path, depth + 1, sink),
             Some(Node::Broken { keyword, reason }) => {
                 sink.push(|| {
-                    Violation::new(
+                    self.locate(id, Violation::new(
                         &codes::SCH_UNKNOWN_SCHEMA,
                         keyword,
                         path,
                         format!("the schema cannot be applied: {reason}"),
                         Value::Null,
                         Value::Null,
-                    )
+                    ))
                 });
                 false
             }
-            Some(Node::Schema(schema)) => self.eval_schema(schema, value, path, depth, sink),
+            Some(Node::Schema(schema)) => self.eval_schema(id, schema, value, path, depth, sink),
         }
     }
 
     /// Validates `value` against every assertion of `schema`.
-    fn eval_schema<S: Sink>(&self, s: &Schema, value: &Value, path: &Path<'_>, depth: usize, sink: &mut S) -> bool {
+    fn eval_schema<S: Sink>(
+        &self,
+        at: NodeId,
+        s: &Schema,
+        value: &Value,
+        path: &Path<'_>,
+        depth: usize,
+        sink: &mut S,
+    ) -> bool {
         let mut valid = true;
         // Records a failure; a silent sink needs no more than one.
         macro_rules! fail {
@@ -816,7 +936,7 @@ impl Tree {
                     return false;
                 }
                 let make = $make;
-                sink.push(|| s.conventional(make()));
+                sink.push(|| s.conventional(self.locate(at, make())));
             }};
         }
         // Applies a child schema.

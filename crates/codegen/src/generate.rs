@@ -56,6 +56,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
         crate::agents::outputs(plan).into_iter().map(|(_, _, def)| def.flat.as_str()).collect();
     let dispatches = plan.types.iter().filter_map(|def| dispatch(def, &agent_types));
     let documents = documents(plan);
+    let contracts = contracts(plan, &emitted);
     let entries = plan.types.iter().map(|def| {
         let ident = format_ident!("{}", def.flat);
         let rust_path = format!("{}::{}", def.module.join("::"), def.public);
@@ -115,6 +116,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
             #(#aliases)*
             #(#dispatches)*
             #(#documents)*
+            #(#contracts)*
             #(#agents)*
 
             /// Every generated type with the schema it comes from.
@@ -213,6 +215,35 @@ fn version_file(module: &str) -> String {
 
 /// The dispatch enum for a [`Kind::Dispatch`] type, with its serde, garde and schemars impls.
 /// `validation::Document` for every root struct: its schema, and what the rule layers see.
+/// `impl Contract` for every generated type (`emitted`, and the payload dispatch): where its
+/// schema is, and its own constraint check (garde's, for a type with rules). A definition typify
+/// gave an external type (a format) has no type of its own to implement it for.
+fn contracts(plan: &Plan, emitted: &[String]) -> Vec<TokenStream> {
+    plan.types
+        .iter()
+        .filter(|def| emitted.contains(&def.flat) || matches!(def.kind, Kind::Dispatch { .. }))
+        .map(|def| {
+            let ident = format_ident!("{}", def.flat);
+            let name = def.file.strip_suffix(".json").unwrap_or(&def.file);
+            let pointer = &def.pointer;
+            let check = if def.validates {
+                quote!(::jerry_contracts::support::constraint_violations(self))
+            } else {
+                quote!(::std::vec::Vec::new())
+            };
+            quote! {
+                impl ::jerry_contracts::Contract for #ident {
+                    const SCHEMA: &'static str = #name;
+                    const POINTER: &'static str = #pointer;
+                    fn constraint_violations(&self) -> ::std::vec::Vec<(::std::string::String, ::std::string::String)> {
+                        #check
+                    }
+                }
+            }
+        })
+        .collect()
+}
+
 fn documents(plan: &Plan) -> Vec<TokenStream> {
     let agents: Vec<&str> = crate::agents::outputs(plan).into_iter().map(|(_, _, def)| def.flat.as_str()).collect();
     plan.types
