@@ -6,7 +6,7 @@
 //! every type, field and variant with the schema it comes from.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use serde_json::{Map, Value};
 use syn::parse::Parser;
 use syn::visit_mut::VisitMut;
@@ -18,11 +18,12 @@ use crate::plan::{Kind, Plan, TypeDef};
 /// Applies the pass to every item typify generated.
 pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
     let mut problems = Vec::new();
+    let patterns = crate::naming::pattern_statics(plan);
     for item in &mut file.items {
         match item {
             Item::Struct(item) => {
                 let Some(def) = plan.get(&item.ident.to_string()) else { continue };
-                if let Err(problem) = structure(item, def, plan) {
+                if let Err(problem) = structure(item, def, plan, &patterns) {
                     problems.push(problem);
                 }
             }
@@ -111,7 +112,7 @@ fn enumeration(item: &mut syn::ItemEnum, def: &TypeDef) {
     }
 }
 
-fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan) -> Result<(), Problem> {
+fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan, patterns: &[String]) -> Result<(), Problem> {
     let validates = def.validates;
     type_attrs(&mut item.attrs, def, validates);
     let source = def.source.as_object().cloned().unwrap_or_default();
@@ -157,7 +158,7 @@ fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan) -> Result<(
                 let is_required = required.contains(&json_name.as_str());
                 let nullable = is_nullable(schema);
                 field_type(field, is_required, nullable);
-                let rules = rules(def, &at, schema, plan)?;
+                let rules = rules(def, &at, schema, plan, patterns)?;
                 if !rules.is_empty() {
                     field.attrs.push(attr(&format!("#[garde({})]", rules.join(", "))));
                 }
@@ -180,7 +181,7 @@ fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan) -> Result<(
             if validates {
                 item.attrs.push(attr("#[garde(transparent)]"));
             }
-            let rules = rules(def, &def.pointer, &source, plan)?;
+            let rules = rules(def, &def.pointer, &source, plan, patterns)?;
             if let Some(field) = fields.unnamed.first_mut() {
                 if validates {
                     let text = if rules.is_empty() { "skip".to_owned() } else { rules.join(", ") };
@@ -333,7 +334,13 @@ fn schemars_extensions(attrs: &mut Vec<Attribute>, schema: &Map<String, Value>) 
 }
 
 /// The garde rules for a value with this schema (a property, or a newtype's content).
-fn rules(def: &TypeDef, at: &str, schema: &Map<String, Value>, plan: &Plan) -> Result<Vec<String>, Problem> {
+fn rules(
+    def: &TypeDef,
+    at: &str,
+    schema: &Map<String, Value>,
+    plan: &Plan,
+    patterns: &[String],
+) -> Result<Vec<String>, Problem> {
     let mut rules = Vec::new();
     let integer =
         schema.get("type").map(|t| t == "integer" || t.as_array().is_some_and(|a| a.contains(&Value::from("integer"))));
@@ -375,10 +382,10 @@ fn rules(def: &TypeDef, at: &str, schema: &Map<String, Value>, plan: &Plan) -> R
             rules.push(bounds("length", &["chars"], min, max));
         }
         if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
-            let Some(index) = plan.pattern_index(pattern) else {
+            let Some(name) = plan.pattern_index(pattern).and_then(|index| patterns.get(index)) else {
                 return Err(Problem::new(&def.file, at, "pattern was not collected by the planner"));
             };
-            rules.push(format!("pattern(P{index})"));
+            rules.push(format!("pattern({name})"));
         }
         match schema.get("format").and_then(Value::as_str) {
             Some("uri") => rules.push("custom(::jerry_contracts::support::uri)".to_owned()),
@@ -459,9 +466,4 @@ fn element_validates(def: &TypeDef, at: &str, schema: &Value, plan: &Plan) -> bo
     }
     // Nested arrays of plain values (such as the N2 matrix) carry no rule.
     schema.get("items").is_some_and(|items| element_validates(def, &format!("{at}/items"), items, plan))
-}
-
-/// A token stream for `ident`, used by the emitter for pattern statics.
-pub fn pattern_ident(index: usize) -> syn::Ident {
-    format_ident!("P{index}")
 }
