@@ -265,7 +265,7 @@ fn field_type(field: &mut syn::Field, required: bool, nullable: bool) {
         }
     });
     let inner = option_inner(&field.ty).cloned().unwrap_or_else(|| field.ty.clone());
-    let shown = quote!(#inner).to_string();
+    let shown = crate::spelling::type_text(&inner);
     match (required, nullable) {
         (true, false) => field.ty = inner,
         (true, true) => {

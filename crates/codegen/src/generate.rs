@@ -123,8 +123,9 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
         }
         #modules
     };
-    let parsed: syn::File = syn::parse2(tokens)
+    let mut parsed: syn::File = syn::parse2(tokens)
         .map_err(|e| vec![Problem::new("schemas/", "", format!("generated code does not parse: {e}"))])?;
+    crate::spelling::docs_first(&mut parsed);
     Ok(prettyplease::unparse(&parsed))
 }
 
