@@ -6,7 +6,7 @@
 //! every type, field and variant with the schema it comes from.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use serde_json::{Map, Value};
 use syn::parse::Parser;
 use syn::visit_mut::VisitMut;
@@ -18,11 +18,12 @@ use crate::plan::{Kind, Plan, TypeDef};
 /// Applies the pass to every item typify generated.
 pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
     let mut problems = Vec::new();
+    let patterns = crate::naming::pattern_statics(plan);
     for item in &mut file.items {
         match item {
             Item::Struct(item) => {
                 let Some(def) = plan.get(&item.ident.to_string()) else { continue };
-                if let Err(problem) = structure(item, def, plan) {
+                if let Err(problem) = structure(item, def, plan, &patterns) {
                     problems.push(problem);
                 }
             }
@@ -88,20 +89,75 @@ fn has_doc(attrs: &[Attribute]) -> bool {
     attrs.iter().any(|a| a.path().is_ident("doc"))
 }
 
-fn type_attrs(attrs: &mut Vec<Attribute>, def: &TypeDef, validates: bool) {
-    if !has_doc(attrs) {
-        attrs.push(doc(&format!("`{}`", def.public)));
+/// The text of the doc attributes, one line each.
+fn doc_text(attrs: &[Attribute]) -> String {
+    let lines: Vec<String> = attrs
+        .iter()
+        .filter(|a| a.path().is_ident("doc"))
+        .filter_map(|a| match &a.meta.require_name_value().ok()?.value {
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }) => Some(text.value()),
+            _ => None,
+        })
+        .collect();
+    lines.join("\n")
+}
+
+/// A doc or a name reduced to what it says: lower case, without backticks, `_`, `-`, spaces, a
+/// leading article or a final full stop (`The agent id.`, `` `agent_id` `` and `AgentId` agree).
+fn gist(text: &str) -> String {
+    let text = text.trim().trim_end_matches('.').to_lowercase();
+    let text = ["the ", "a ", "an "].iter().find_map(|article| text.strip_prefix(article)).unwrap_or(&text);
+    text.chars().filter(|c| !matches!(c, '`' | '_' | '-' | ' ' | '\n' | '\t')).collect()
+}
+
+/// Removes the doc when all it says is one of `names` (a field's, a type's): the item's
+/// signature says that already.
+fn drop_name_only_doc(attrs: &mut Vec<Attribute>, names: &[&str]) {
+    let text = gist(&doc_text(attrs));
+    if !text.is_empty() && names.iter().any(|name| gist(name.trim_start_matches("r#")) == text) {
+        attrs.retain(|a| !a.path().is_ident("doc"));
     }
-    attrs.push(doc(""));
+}
+
+/// The type's docs (without one that only says its name, with its constraints in words, when it
+/// holds one constrained value) and derives.
+fn type_attrs(attrs: &mut Vec<Attribute>, def: &TypeDef, validates: bool, said: &[String]) {
+    drop_name_only_doc(attrs, &[&def.public, &def.flat]);
+    if !said.is_empty() {
+        if has_doc(attrs) {
+            attrs.push(doc(""));
+        }
+        attrs.push(doc(&constraints_line(said)));
+    }
+    if has_doc(attrs) {
+        attrs.push(doc(""));
+    }
     attrs.push(doc(&format!("Schema: `{}`", def.location())));
     if validates {
         attrs.push(attr("#[derive(::garde::Validate)]"));
     }
     attrs.push(attr("#[cfg_attr(feature = \"schemars\", derive(::schemars::JsonSchema))]"));
+    if !said.is_empty() {
+        // After the derive that introduces the `schemars` attribute.
+        attrs.push(schema_description(def.source.get("description")));
+    }
+}
+
+/// schemars describes an item by its doc; a constraint line says the schema's keywords, not its
+/// description, so an item with one keeps the source's own description in the derived schema
+/// (an empty one is left out).
+fn schema_description(description: Option<&Value>) -> Attribute {
+    let literal = proc_macro2::Literal::string(description.and_then(Value::as_str).unwrap_or(""));
+    attr(&format!("#[cfg_attr(feature = \"schemars\", schemars(description = {literal}))]"))
+}
+
+/// `Constraints: pattern `^X$`; 1 to 50 items.`
+fn constraints_line(said: &[String]) -> String {
+    format!("Constraints: {}.", said.join("; "))
 }
 
 fn enumeration(item: &mut syn::ItemEnum, def: &TypeDef) {
-    type_attrs(&mut item.attrs, def, false);
+    type_attrs(&mut item.attrs, def, false, &[]);
     for variant in &mut item.variants {
         if has_doc(&variant.attrs) {
             continue;
@@ -111,10 +167,13 @@ fn enumeration(item: &mut syn::ItemEnum, def: &TypeDef) {
     }
 }
 
-fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan) -> Result<(), Problem> {
+fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan, patterns: &[String]) -> Result<(), Problem> {
     let validates = def.validates;
-    type_attrs(&mut item.attrs, def, validates);
     let source = def.source.as_object().cloned().unwrap_or_default();
+    let newtype = matches!(&item.fields, Fields::Unnamed(fields) if fields.unnamed.len() == 1);
+    // A newtype's constraints are its content's: said on the type.
+    let said = if newtype { rules(def, &def.pointer, &source, plan, patterns)?.said } else { Vec::new() };
+    type_attrs(&mut item.attrs, def, validates, &said);
     match (&def.kind, &mut item.fields) {
         (Kind::Struct, Fields::Named(fields)) => {
             item.attrs.push(attr("#[garde(allow_unvalidated)]"));
@@ -157,13 +216,18 @@ fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan) -> Result<(
                 let is_required = required.contains(&json_name.as_str());
                 let nullable = is_nullable(schema);
                 field_type(field, is_required, nullable);
-                let rules = rules(def, &at, schema, plan)?;
-                if !rules.is_empty() {
-                    field.attrs.push(attr(&format!("#[garde({})]", rules.join(", "))));
+                let rules = rules(def, &at, schema, plan, patterns)?;
+                if !rules.garde.is_empty() {
+                    field.attrs.push(attr(&format!("#[garde({})]", rules.garde.join(", "))));
                 }
                 schemars_extensions(&mut field.attrs, schema);
-                if !has_doc(&field.attrs) {
-                    field.attrs.insert(0, doc(&format!("`{json_name}`")));
+                drop_name_only_doc(&mut field.attrs, &[&json_name, &ident]);
+                if !rules.said.is_empty() {
+                    if has_doc(&field.attrs) {
+                        field.attrs.push(doc(""));
+                    }
+                    field.attrs.push(doc(&constraints_line(&rules.said)));
+                    field.attrs.push(schema_description(schema.get("description")));
                 }
             }
             let extra: syn::Field = syn::Field::parse_named
@@ -180,10 +244,10 @@ fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan) -> Result<(
             if validates {
                 item.attrs.push(attr("#[garde(transparent)]"));
             }
-            let rules = rules(def, &def.pointer, &source, plan)?;
+            let rules = rules(def, &def.pointer, &source, plan, patterns)?;
             if let Some(field) = fields.unnamed.first_mut() {
                 if validates {
-                    let text = if rules.is_empty() { "skip".to_owned() } else { rules.join(", ") };
+                    let text = if rules.garde.is_empty() { "skip".to_owned() } else { rules.garde.join(", ") };
                     field.attrs.push(attr(&format!("#[garde({text})]")));
                 }
                 schemars_extensions(&mut field.attrs, &source);
@@ -264,7 +328,7 @@ fn field_type(field: &mut syn::Field, required: bool, nullable: bool) {
         }
     });
     let inner = option_inner(&field.ty).cloned().unwrap_or_else(|| field.ty.clone());
-    let shown = quote!(#inner).to_string();
+    let shown = crate::spelling::type_text(&inner);
     match (required, nullable) {
         (true, false) => field.ty = inner,
         (true, true) => {
@@ -332,8 +396,36 @@ fn schemars_extensions(attrs: &mut Vec<Attribute>, schema: &Map<String, Value>) 
     }
 }
 
-/// The garde rules for a value with this schema (a property, or a newtype's content).
-fn rules(def: &TypeDef, at: &str, schema: &Map<String, Value>, plan: &Plan) -> Result<Vec<String>, Problem> {
+/// What a value with some schema must be: the garde rules that check it, and the same
+/// constraints said in words for its documentation (`pattern `^X$``, `1 to 50 items`).
+#[derive(Debug, Default)]
+struct Rules {
+    garde: Vec<String>,
+    said: Vec<String>,
+}
+
+/// The garde rules for a value with this schema (a property, or a newtype's content), and the
+/// constraints they check in words.
+fn rules(
+    def: &TypeDef,
+    at: &str,
+    schema: &Map<String, Value>,
+    plan: &Plan,
+    patterns: &[String],
+) -> Result<Rules, Problem> {
+    let mut said = Vec::new();
+    let rules = garde_rules(def, at, schema, plan, patterns, &mut said)?;
+    Ok(Rules { garde: rules, said })
+}
+
+fn garde_rules(
+    def: &TypeDef,
+    at: &str,
+    schema: &Map<String, Value>,
+    plan: &Plan,
+    patterns: &[String],
+    said: &mut Vec<String>,
+) -> Result<Vec<String>, Problem> {
     let mut rules = Vec::new();
     let integer =
         schema.get("type").map(|t| t == "integer" || t.as_array().is_some_and(|a| a.contains(&Value::from("integer"))));
@@ -367,32 +459,41 @@ fn rules(def: &TypeDef, at: &str, schema: &Map<String, Value>, plan: &Plan) -> R
     let (min, max) = (number("minimum"), number("maximum"));
     if is_number && (min.is_some() || max.is_some()) {
         rules.push(bounds("range", &[], min, max));
+        said.push(span(schema.get("minimum"), schema.get("maximum"), None));
     }
     let count = |key: &str| schema.get(key).and_then(Value::as_u64).map(|n| n.to_string());
     if is_string {
         let (min, max) = (count("minLength"), count("maxLength"));
         if min.is_some() || max.is_some() {
             rules.push(bounds("length", &["chars"], min, max));
+            said.push(span(schema.get("minLength"), schema.get("maxLength"), Some(("character", "characters"))));
         }
         if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
-            let Some(index) = plan.pattern_index(pattern) else {
+            let Some(name) = plan.pattern_index(pattern).and_then(|index| patterns.get(index)) else {
                 return Err(Problem::new(&def.file, at, "pattern was not collected by the planner"));
             };
-            rules.push(format!("pattern(P{index})"));
+            rules.push(format!("pattern({name})"));
+            said.push(format!("pattern {}", code(pattern)));
         }
         match schema.get("format").and_then(Value::as_str) {
             Some("uri") => rules.push("custom(::jerry_contracts::support::uri)".to_owned()),
             Some("uri-reference") => rules.push("custom(::jerry_contracts::support::uri_reference)".to_owned()),
             _ => {}
         }
+        if let Some(format) = schema.get("format").and_then(Value::as_str) {
+            // Formats without a garde rule (`date-time`, …) are carried by the field's type.
+            said.push(format!("format {}", code(format)));
+        }
     }
     if is_array {
         let (min, max) = (count("minItems"), count("maxItems"));
         if min.is_some() || max.is_some() {
             rules.push(bounds("length", &[], min, max));
+            said.push(span(schema.get("minItems"), schema.get("maxItems"), Some(("item", "items"))));
         }
         if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
             rules.push("custom(::jerry_contracts::support::unique_items)".to_owned());
+            said.push("unique items".to_owned());
         }
         if let Some(items) = schema.get("items") {
             if element_validates(def, &format!("{at}/items"), items, plan) {
@@ -404,6 +505,10 @@ fn rules(def: &TypeDef, at: &str, schema: &Map<String, Value>, plan: &Plan) -> R
         if element_validates(def, &format!("{at}/additionalProperties"), values, plan) {
             rules.push("dive".to_owned());
         }
+    }
+    if let Some(value) = schema.get("const") {
+        // A constant is hoisted into a type that holds only it: valid by construction.
+        said.push(format!("always {}", code(&value.to_string())));
     }
     if schema.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty())
         || schema.contains_key("enum")
@@ -430,6 +535,31 @@ pub fn holds_floats(schema: &Map<String, Value>) -> bool {
         has("number") && !has("integer") && !s.contains_key("$ref")
     };
     float(schema) || schema.get("items").and_then(Value::as_object).is_some_and(float)
+}
+
+/// A range in words: `1 to 50 items`, `at least 1 item`, `at most 100`, `exactly 3 items`; the
+/// numbers as the schema writes them. `unit` is the singular and plural of what is counted.
+fn span(min: Option<&Value>, max: Option<&Value>, unit: Option<(&str, &str)>) -> String {
+    let unit_for = |n: &Value| match unit {
+        Some((one, _)) if n.as_f64() == Some(1.0) => format!(" {one}"),
+        Some((_, many)) => format!(" {many}"),
+        None => String::new(),
+    };
+    match (min, max) {
+        (Some(min), Some(max)) if min.as_f64() == max.as_f64() => format!("exactly {min}{}", unit_for(max)),
+        (Some(min), Some(max)) => format!("{min} to {max}{}", unit_for(max)),
+        (Some(min), None) => format!("at least {min}{}", unit_for(min)),
+        (None, Some(max)) => format!("at most {max}{}", unit_for(max)),
+        (None, None) => String::new(),
+    }
+}
+
+/// `text` as inline code in Markdown, fenced with more backticks than it holds in a row.
+fn code(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') { " " } else { "" };
+    format!("{fence}{pad}{text}{pad}{fence}")
 }
 
 fn bounds(rule: &str, modes: &[&str], min: Option<String>, max: Option<String>) -> String {
@@ -461,7 +591,43 @@ fn element_validates(def: &TypeDef, at: &str, schema: &Value, plan: &Plan) -> bo
     schema.get("items").is_some_and(|items| element_validates(def, &format!("{at}/items"), items, plan))
 }
 
-/// A token stream for `ident`, used by the emitter for pattern statics.
-pub fn pattern_ident(index: usize) -> syn::Ident {
-    format_ident!("P{index}")
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn ranges_and_counts_are_said_in_words() {
+        let (zero, one, fifty) = (json!(0), json!(1), json!(50));
+        assert_eq!(span(Some(&one), Some(&fifty), Some(("item", "items"))), "1 to 50 items");
+        assert_eq!(span(Some(&one), None, Some(("item", "items"))), "at least 1 item");
+        assert_eq!(span(None, Some(&fifty), Some(("character", "characters"))), "at most 50 characters");
+        assert_eq!(span(Some(&one), Some(&one), Some(("item", "items"))), "exactly 1 item");
+        assert_eq!(span(Some(&zero), Some(&json!(0.5)), None), "0 to 0.5");
+        assert_eq!(code("^REQ-\\d{3}$"), "`^REQ-\\d{3}$`");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(
+            constraints_line(&["pattern `^X$`".to_owned(), "1 to 50 items".to_owned()]),
+            "Constraints: pattern `^X$`; 1 to 50 items."
+        );
+    }
+
+    #[test]
+    fn a_doc_that_only_says_the_name_is_dropped() {
+        for text in [" `agent_id`", "agent_id", " The agent id.", "Agent-ID", " `AgentId`"] {
+            let mut attrs = vec![doc(text), attr("#[serde(rename = \"agent_id\")]")];
+            drop_name_only_doc(&mut attrs, &["agent_id"]);
+            assert!(!has_doc(&attrs), "{text}");
+            assert_eq!(attrs.len(), 1);
+        }
+        for text in [" Agent that produced the output", " agent_id of the reviewer"] {
+            let mut attrs = vec![doc(text)];
+            drop_name_only_doc(&mut attrs, &["agent_id"]);
+            assert!(has_doc(&attrs), "{text}");
+        }
+        // A keyword field is named without its `r#`.
+        let mut attrs = vec![doc(" `type`")];
+        drop_name_only_doc(&mut attrs, &["r#type"]);
+        assert!(!has_doc(&attrs));
+    }
 }

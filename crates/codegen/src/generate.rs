@@ -42,10 +42,11 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
     }
     let pokes = crate::poke::impls(&file);
     let flat_items = file.items;
-    let patterns = plan.patterns.iter().enumerate().map(|(i, pattern)| {
-        let ident = attributes::pattern_ident(i);
+    let names = crate::naming::pattern_statics(plan);
+    let patterns = plan.patterns.iter().zip(&names).map(|(pattern, name)| {
+        let ident = format_ident!("{name}");
         let literal = Literal::string(pattern);
-        let doc = format!(" ECMA-262 pattern `{pattern}`.");
+        let doc = format!(" The ECMA-262 pattern `{pattern}`.");
         quote! {
             #[doc = #doc]
             pub static #ident: ::std::sync::LazyLock<::jerry_contracts::support::EcmaPattern> =
@@ -124,8 +125,9 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
         }
         #modules
     };
-    let parsed: syn::File = syn::parse2(tokens)
+    let mut parsed: syn::File = syn::parse2(tokens)
         .map_err(|e| vec![Problem::new("schemas/", "", format!("generated code does not parse: {e}"))])?;
+    crate::spelling::docs_first(&mut parsed);
     Ok(prettyplease::unparse(&parsed))
 }
 

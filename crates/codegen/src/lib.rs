@@ -25,6 +25,7 @@ pub mod plan;
 pub mod poke;
 pub mod serde_impls;
 pub mod skim;
+pub mod spelling;
 
 use std::path::Path;
 

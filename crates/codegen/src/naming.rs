@@ -109,6 +109,83 @@ pub fn module_prefix(module: &[String]) -> String {
     module.last().map(|m| pascal(m)).unwrap_or_default()
 }
 
+/// `PascalCase` or `snake_case` to `SCREAMING_SNAKE_CASE`: `RequirementId` → `REQUIREMENT_ID`,
+/// `parent_need` → `PARENT_NEED`.
+pub fn screaming(text: &str) -> String {
+    let mut out = String::new();
+    let mut previous: Option<char> = None;
+    for c in text.chars() {
+        if !c.is_ascii_alphanumeric() {
+            if !out.is_empty() && !out.ends_with('_') {
+                out.push('_');
+            }
+            previous = None;
+            continue;
+        }
+        let boundary = c.is_ascii_uppercase() && previous.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit());
+        if boundary && !out.ends_with('_') {
+            out.push('_');
+        }
+        out.push(c.to_ascii_uppercase());
+        previous = Some(c);
+    }
+    out.trim_end_matches('_').to_owned()
+}
+
+/// The names of the pattern statics, one per entry of [`Plan::patterns`] and in its order: each
+/// named after what it matches. A pattern a named type holds is named after the type
+/// (`RequirementId` → `REQUIREMENT_ID_PATTERN`); one only a property holds after the property and
+/// its type (`parent_need` of `Requirement` → `REQUIREMENT_PARENT_NEED_PATTERN`). A pattern used in
+/// several places takes the name of its first holder, definitions before hoisted types before
+/// properties, then by file and pointer, so the name does not depend on the order of the plan. A
+/// name two patterns would share gets a numbered suffix (`_2`, …) in the order of the patterns.
+///
+/// [`Plan::patterns`]: crate::plan::Plan::patterns
+pub fn pattern_statics(plan: &crate::plan::Plan) -> Vec<String> {
+    use serde_json::Value;
+    // (rank, file, pointer, name) of every holder of each pattern.
+    let mut holders: std::collections::BTreeMap<&str, Vec<(u8, &str, String, String)>> =
+        std::collections::BTreeMap::new();
+    for def in &plan.types {
+        if let Some(pattern) = def.source.get("pattern").and_then(Value::as_str) {
+            let definition = def.pointer.strip_prefix("/definitions/").is_some_and(|name| !name.contains('/'));
+            let rank = if definition { 0 } else { 1 };
+            holders.entry(pattern).or_default().push((rank, &def.file, def.pointer.clone(), screaming(&def.flat)));
+        }
+        if !matches!(def.kind, crate::plan::Kind::Struct) {
+            continue;
+        }
+        for (property, schema) in def.source.get("properties").and_then(Value::as_object).into_iter().flatten() {
+            if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+                let pointer = format!("{}/properties/{}", def.pointer, crate::corpus::escape_token(property));
+                let name = format!("{}_{}", screaming(&def.flat), screaming(property));
+                holders.entry(pattern).or_default().push((2, &def.file, pointer, name));
+            }
+        }
+    }
+    let mut taken = std::collections::BTreeSet::new();
+    plan.patterns
+        .iter()
+        .enumerate()
+        .map(|(index, pattern)| {
+            let base = holders
+                .get_mut(pattern.as_str())
+                .and_then(|found| {
+                    found.sort();
+                    found.first().map(|(_, _, _, name)| format!("{name}_PATTERN"))
+                })
+                .unwrap_or_else(|| format!("PATTERN_NUMBER_{index}"));
+            let mut name = base.clone();
+            let mut n = 2;
+            while !taken.insert(name.clone()) {
+                name = format!("{base}_{n}");
+                n += 1;
+            }
+            name
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,5 +214,9 @@ mod tests {
         assert_eq!(stem("Output"), "Output");
         assert_eq!(member("RiskOutput", "Risk"), "Risk");
         assert_eq!(member("Risk", "Mitigation"), "RiskMitigation");
+        assert_eq!(screaming("RequirementId"), "REQUIREMENT_ID");
+        assert_eq!(screaming("parent_need"), "PARENT_NEED");
+        assert_eq!(screaming("V11SessionContext"), "V11_SESSION_CONTEXT");
+        assert_eq!(screaming("sha256-digest"), "SHA256_DIGEST");
     }
 }

@@ -222,7 +222,8 @@ fn named(
         arms.push(quote!(#json => { #duplicate #read }));
         if kept.contains(&json.as_str()) {
             let slot = format_ident!("__k{at}");
-            let doc = format!(" `{json}`");
+            // The typed field's docs: its description and constraints (none that only names it).
+            let doc: Vec<&syn::Attribute> = field.attrs.iter().filter(|a| a.path().is_ident("doc")).collect();
             let (inner, optional) = value_type(&field.ty, &serde);
             match inner.and_then(|inner| text_rules(&inner, &rules, texts)) {
                 Some(text) => {
@@ -241,7 +242,7 @@ fn named(
                             #slot = ::std::option::Option::Some(#value);
                         }
                     });
-                    view_fields.push(quote!(#[doc = #doc] pub #name: #ty,));
+                    view_fields.push(quote!(#(#doc)* pub #name: #ty,));
                 }
                 None => {
                     // Read whole (checked as the typed read and `garde` check it).
@@ -249,7 +250,7 @@ fn named(
                     let whole = whole(ty, &field.attrs, &serde);
                     slots.push(quote!(let mut #slot: ::std::option::Option<#ty> = ::std::option::Option::None;));
                     keep_arms.push(quote!(#json => { #duplicate #slot = ::std::option::Option::Some(#whole); }));
-                    view_fields.push(quote!(#[doc = #doc] pub #name: #ty,));
+                    view_fields.push(quote!(#(#doc)* pub #name: #ty,));
                 }
             }
             view_inits.push(if serde.default {

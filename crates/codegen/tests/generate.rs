@@ -93,3 +93,99 @@ fn a_pattern_only_a_backtracking_engine_can_run_fails_naming_its_place() {
         );
     }
 }
+
+/// Generates from a corpus of one schema file, `probe/thing.json`.
+fn generate_one(schema: Value) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("probe")).unwrap();
+    fs::write(dir.path().join("probe/thing.json"), serde_json::to_string_pretty(&schema).unwrap()).unwrap();
+    jerry_contracts_codegen::generate(dir.path()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The lines of the generated item declared by `decl` (`pub struct Thing {`, `pub ref_id:`),
+/// from the first doc line above it to the declaration itself.
+fn item_lines<'a>(source: &'a str, decl: &str) -> Vec<&'a str> {
+    let lines: Vec<&str> = source.lines().collect();
+    let at = lines.iter().position(|l| l.trim_start().starts_with(decl)).unwrap_or_else(|| panic!("no {decl}"));
+    let mut start = at;
+    // Back over the item's docs and attributes, to the item or field before it.
+    while start > 0 {
+        let above = lines[start - 1].trim_start();
+        if above.starts_with("pub ") || above.ends_with(['{', ';']) || above == "}" {
+            break;
+        }
+        start -= 1;
+    }
+    lines[start..=at].to_vec()
+}
+
+#[test]
+fn field_docs_state_constraints_and_not_the_name() {
+    let source = generate_one(json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$id": "https://jerry.dev/schemas/probe/thing.json",
+        "description": "A probe thing.",
+        "type": "object",
+        "required": ["ref_id", "score", "tags", "agent_id", "label"],
+        "properties": {
+            "ref_id": {"type": "string", "pattern": "^REQ-\\d{3}$", "description": "The requirement it traces to"},
+            "score": {"type": "number", "minimum": 0, "maximum": 1},
+            "tags": {"type": "array", "minItems": 1, "maxItems": 50, "uniqueItems": true, "items": {"type": "string"}},
+            "agent_id": {"type": "string", "description": "The agent id"},
+            "label": {"type": "string", "maxLength": 80, "description": "label"},
+        }
+    }));
+    let field = |name: &str| item_lines(&source, &format!("pub {name}:")).join("\n");
+    let ref_id = field("ref_id");
+    assert!(
+        ref_id.contains("/// The requirement it traces to\n")
+            && ref_id.contains("/// Constraints: pattern `^REQ-\\d{3}$`."),
+        "{ref_id}"
+    );
+    // The derived schema keeps the schema's own description, not the constraint line.
+    assert!(ref_id.contains("schemars(description = \"The requirement it traces to\")"), "{ref_id}");
+    assert!(field("score").contains("/// Constraints: 0 to 1.\n"), "{}", field("score"));
+    assert!(field("tags").contains("/// Constraints: 1 to 50 items; unique items.\n"), "{}", field("tags"));
+    // A doc that only says the field's name is dropped; a constrained field keeps its constraints.
+    let agent_id = field("agent_id");
+    assert!(!agent_id.contains("///"), "{agent_id}");
+    let label = field("label");
+    assert!(!label.contains("/// label") && label.contains("/// Constraints: at most 80 characters.\n"), "{label}");
+    let thing = item_lines(&source, "pub struct Thing {").join("\n");
+    assert!(thing.starts_with("    /// A probe thing.\n    ///\n    /// Schema: `"), "{thing}");
+}
+
+#[test]
+fn the_corpus_reads_as_written_by_hand() {
+    let source = jerry_contracts_codegen::generate(&corpus_dir()).expect("the corpus generates");
+    // Types named in strings are spelled as source spells them.
+    for line in source.lines().filter(|l| l.contains("with = \"")) {
+        assert!(!line.contains(":: ") && !line.contains(" <"), "{line}");
+    }
+    let lines: Vec<&str> = source.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        let text = line.trim_start();
+        // Docs come first: no doc line below an attribute of the same item.
+        if text.starts_with("///") && i > 0 {
+            let above = lines[i - 1].trim_start();
+            assert!(
+                !(above.starts_with("#[") || above.ends_with(")]")),
+                "a doc after an attribute at line {}:\n{}\n{line}",
+                i + 1,
+                lines[i - 1]
+            );
+        }
+        // No field's doc is only its name.
+        if let Some(field) = text.strip_prefix("pub ").and_then(|t| t.split_once(':')).map(|(name, _)| name) {
+            let docs: Vec<&str> = lines[..i]
+                .iter()
+                .rev()
+                .take_while(|l| !l.trim_end().ends_with(',') && !l.trim_end().ends_with('{'))
+                .filter_map(|l| l.trim_start().strip_prefix("///"))
+                .collect();
+            let said: String = docs.concat().chars().filter(|c| !matches!(c, '`' | '_' | ' ')).collect();
+            let name: String = field.trim_start_matches("r#").chars().filter(|c| *c != '_').collect();
+            assert!(docs.is_empty() || said.to_lowercase() != name.to_lowercase(), "{field}: {docs:?}");
+        }
+    }
+}
