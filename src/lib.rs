@@ -73,8 +73,8 @@ pub mod typed;
 pub mod validation;
 pub mod versions;
 
-pub use contract::{Contract, Validate};
 pub use agent::{AgentInfo, AgentOutput, IdRole, IdUse};
+pub use contract::{Contract, Validate};
 pub use extra::Extra;
 pub use invalid::InvalidValue;
 pub use number::Number;

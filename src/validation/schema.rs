@@ -247,7 +247,11 @@ impl Tree {
             return Some(items);
         }
         // One branch that names the member, not several the value would choose among.
-        let branches = s.all_of.iter().copied().chain(s.condition.into_iter().flat_map(|(_, then, otherwise)| then.into_iter().chain(otherwise)));
+        let branches = s
+            .all_of
+            .iter()
+            .copied()
+            .chain(s.condition.into_iter().flat_map(|(_, then, otherwise)| then.into_iter().chain(otherwise)));
         let mut found = branches.filter_map(|branch| self.step(self.resolved(branch), token, depth + 1));
         match (found.next(), found.next()) {
             (Some(next), None) => Some(next),
@@ -873,14 +877,17 @@ impl Tree {
     fn eval<S: Sink>(&self, id: NodeId, value: &Value, path: &Path<'_>, depth: usize, sink: &mut S) -> bool {
         if depth > MAX_DEPTH {
             sink.push(|| {
-                self.locate(id, Violation::new(
-                    &codes::SCH_WRONG_TYPE,
-                    "maxDepth",
-                    path,
-                    format!("the schema nests more than {MAX_DEPTH} levels here; the value was not validated"),
-                    Value::from(MAX_DEPTH),
-                    Value::from(MAX_DEPTH + 1),
-                ))
+                self.locate(
+                    id,
+                    Violation::new(
+                        &codes::SCH_WRONG_TYPE,
+                        "maxDepth",
+                        path,
+                        format!("the schema nests more than {MAX_DEPTH} levels here; the value was not validated"),
+                        Value::from(MAX_DEPTH),
+                        Value::from(MAX_DEPTH + 1),
+                    ),
+                )
             });
             return false;
         }
@@ -888,28 +895,34 @@ impl Tree {
             None | Some(Node::Pending | Node::Any) => true,
             Some(Node::Never) => {
                 sink.push(|| {
-                    self.locate(id, Violation::new(
-                        &codes::SCH_WRONG_TYPE,
-                        "falseSchema",
-                        path,
-                        format!("no value is allowed here, {} found", preview(value)),
-                        Value::Bool(false),
-                        bounded(value, COPY_DEPTH),
-                    ))
+                    self.locate(
+                        id,
+                        Violation::new(
+                            &codes::SCH_WRONG_TYPE,
+                            "falseSchema",
+                            path,
+                            format!("no value is allowed here, {} found", preview(value)),
+                            Value::Bool(false),
+                            bounded(value, COPY_DEPTH),
+                        ),
+                    )
                 });
                 false
             }
             Some(Node::Ref(target)) => self.eval(*target, value, path, depth + 1, sink),
             Some(Node::Broken { keyword, reason }) => {
                 sink.push(|| {
-                    self.locate(id, Violation::new(
-                        &codes::SCH_UNKNOWN_SCHEMA,
-                        keyword,
-                        path,
-                        format!("the schema cannot be applied: {reason}"),
-                        Value::Null,
-                        Value::Null,
-                    ))
+                    self.locate(
+                        id,
+                        Violation::new(
+                            &codes::SCH_UNKNOWN_SCHEMA,
+                            keyword,
+                            path,
+                            format!("the schema cannot be applied: {reason}"),
+                            Value::Null,
+                            Value::Null,
+                        ),
+                    )
                 });
                 false
             }
