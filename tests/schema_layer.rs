@@ -233,6 +233,8 @@ fn patterns_take_ascii_digits_only() {
     let mut document = fixture(schema, "minimal.json");
     document["findings"][0]["id"] = json!("F-\u{0660}\u{0660}\u{0661}");
     assert_eq!(interpreted(schema, &document), [("pattern".to_owned(), "/findings/0/id".to_owned())]);
+    // The reference validator reads `\d` as ECMA-262 does too (D-124 measured it).
+    assert_eq!(reference(&reference_for(schema), &document), interpreted(schema, &document));
     let requirement = "common/types.json#/definitions/requirement_id";
     assert!(interpreted(requirement, &json!("REQ-NSE-001")).is_empty());
     assert_eq!(
