@@ -58,9 +58,9 @@ struct Quoted<'a>(&'a str);
 
 impl fmt::Display for Quoted<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0.char_indices().nth(QUOTED_CHARS) {
-            Some((cut, _)) => write!(f, "{:?}…", &self.0[..cut]),
-            None => write!(f, "{:?}", self.0),
+        match crate::shorten::head(self.0, QUOTED_CHARS) {
+            (head, true) => write!(f, "{head:?}…"),
+            (whole, false) => write!(f, "{whole:?}"),
         }
     }
 }

@@ -24,12 +24,7 @@ impl InvalidValue {
     /// value is cut short in the message.
     #[doc(hidden)]
     pub fn new(type_name: &'static str, value: &str, rule: &str) -> Self {
-        const LIMIT: usize = 80;
-        let value = match value.char_indices().nth(LIMIT) {
-            Some((at, _)) => format!("{}…", &value[..at]),
-            None => value.to_owned(),
-        };
-        InvalidValue { type_name, value, rule: rule.to_owned() }
+        InvalidValue { type_name, value: crate::shorten::shortened(value, 80), rule: rule.to_owned() }
     }
 
     /// The type that refused the value, e.g. `RequirementId`.

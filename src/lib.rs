@@ -66,6 +66,7 @@ pub mod poke;
 #[doc(hidden)]
 pub mod read;
 pub mod registry;
+mod shorten;
 #[doc(hidden)]
 pub mod skim;
 pub mod support;

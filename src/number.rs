@@ -174,11 +174,7 @@ impl Numeric for i64 {
 
 /// A number's text in a message, cut short when long.
 fn shown(text: &str) -> String {
-    const LIMIT: usize = 40;
-    match text.char_indices().nth(LIMIT) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_owned(),
-    }
+    crate::shorten::shortened(text, 40)
 }
 
 impl<T: Numeric> Number<T> {

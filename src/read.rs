@@ -265,7 +265,7 @@ fn number_at(bytes: &[u8], line: usize, column: usize) -> Option<String> {
     let end = (start_of_line..at).rev().find(|&i| numeric(&bytes[i]))? + 1;
     let begin = (start_of_line..end).rev().take_while(|&i| numeric(&bytes[i])).last()?;
     let token = std::str::from_utf8(&bytes[begin..end]).ok()?;
-    Some(if token.len() > 64 { format!("{}…", &token[..64]) } else { token.to_owned() })
+    Some(crate::shorten::shortened(token, 64))
 }
 
 /// Reads a `T` from JSON bytes like `serde_json::from_slice`, but checks the input as UTF-8

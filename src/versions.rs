@@ -24,21 +24,15 @@ pub struct Version {
 impl std::str::FromStr for Version {
     type Err = VersionError;
 
+    /// Semantic Versioning 2.0.0 (the `semver` crate's reading: no leading zeros, no sign), with
+    /// neither a pre-release nor build metadata: the seeds' versions are `MAJOR.MINOR.PATCH`.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let mut parts = text.split('.');
-        let mut number = || -> Result<u64, VersionError> {
-            let part = parts.next().ok_or_else(|| VersionError::Malformed(text.to_owned()))?;
-            if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) || (part.len() > 1 && part.starts_with('0'))
-            {
-                return Err(VersionError::Malformed(text.to_owned()));
-            }
-            part.parse().map_err(|_| VersionError::Malformed(text.to_owned()))
-        };
-        let version = Version { major: number()?, minor: number()?, patch: number()? };
-        if parts.next().is_some() {
-            return Err(VersionError::Malformed(text.to_owned()));
+        let malformed = || VersionError::Malformed(text.to_owned());
+        let parsed = semver::Version::parse(text).map_err(|_| malformed())?;
+        if !parsed.pre.is_empty() || !parsed.build.is_empty() {
+            return Err(malformed());
         }
-        Ok(version)
+        Ok(Version { major: parsed.major, minor: parsed.minor, patch: parsed.patch })
     }
 }
 
@@ -222,7 +216,7 @@ mod tests {
     #[test]
     fn versions_parse_strictly() {
         assert_eq!(v("1.10.2"), Version { major: 1, minor: 10, patch: 2 });
-        for bad in ["1.0", "1.0.0.0", "01.0.0", "1.x.0", "", "1..0"] {
+        for bad in ["1.0", "1.0.0.0", "01.0.0", "1.x.0", "", "1..0", "1.0.0-rc.1", "1.0.0+b", " 1.0.0", "+1.0.0"] {
             assert!(bad.parse::<Version>().is_err(), "{bad}");
         }
     }

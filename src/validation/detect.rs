@@ -377,22 +377,19 @@ pub(crate) fn opens_as_envelope(bytes: &[u8]) -> bool {
 
 /// At most 80 characters of a value quoted in a message (a hostile document may hold megabytes).
 fn brief(text: &str) -> String {
-    if text.chars().count() > 80 {
-        format!("{}…", text.chars().take(80).collect::<String>())
-    } else {
-        text.to_owned()
-    }
+    crate::shorten::shortened(text, 80)
 }
 
 /// Seed 001 "Version Compatibility": a 1.x envelope is read (a 1.0 consumer ignores what 1.1
-/// adds); any other major version is refused before the schema is applied.
+/// adds); any other major version is refused before the schema is applied. A version that is
+/// not `MAJOR.MINOR.PATCH` at all is left to the schema's pattern.
 pub(crate) fn version_check(info: &SchemaInfo, version: Option<&str>) -> Option<ErrorRecord> {
     if !info.path.starts_with("session_context/") {
         return None;
     }
     let version = version?;
-    let major = version.split('.').next().unwrap_or_default();
-    (major != "1" && major.chars().all(|c| c.is_ascii_digit()) && !major.is_empty()).then(|| {
+    let parsed: crate::versions::Version = version.parse().ok()?;
+    (parsed.major != 1).then(|| {
         super::with_values(
             record(
                 &codes::SCH_VERSION,

@@ -33,6 +33,7 @@ use super::{Report, record, with_values};
 use crate::common::{ErrorRecord, ErrorRecordSeverity};
 use crate::formats::{Date, DateTime};
 use crate::registry::{self, SchemaInfo};
+use crate::shorten::shortened;
 use crate::support::EcmaPattern;
 
 /// How many schema levels one validation descends before it gives up with a record (the corpus
@@ -1357,7 +1358,7 @@ fn first_repeat(items: &[Value]) -> Option<(usize, usize)> {
 /// entries wide, the rest summarised in a string.
 fn bounded(value: &Value, depth: usize) -> Value {
     match value {
-        Value::String(text) => Value::String(cut(text, ACTUAL_CHARS)),
+        Value::String(text) => Value::String(shortened(text, ACTUAL_CHARS)),
         Value::Array(items) if depth == 0 => Value::String(format!("[… {} items]", items.len())),
         Value::Object(map) if depth == 0 => Value::String(format!("{{… {} properties}}", map.len())),
         Value::Array(items) => {
@@ -1379,21 +1380,13 @@ fn bounded(value: &Value, depth: usize) -> Value {
     }
 }
 
-/// `text` cut after `chars` characters, ending in `…` when cut.
-fn cut(text: &str, chars: usize) -> String {
-    match text.char_indices().nth(chars) {
-        Some((end, _)) => format!("{}…", text.get(..end).unwrap_or_default()),
-        None => text.to_owned(),
-    }
-}
-
 /// `value` as compact JSON for a message, at most about [`PREVIEW_CHARS`] characters.
 fn preview(value: &Value) -> String {
     let text = match value {
-        Value::String(text) => Value::String(cut(text, PREVIEW_CHARS)).to_string(),
+        Value::String(text) => Value::String(shortened(text, PREVIEW_CHARS)).to_string(),
         other => bounded(other, 2).to_string(),
     };
-    cut(&text, PREVIEW_CHARS + 2)
+    shortened(&text, PREVIEW_CHARS + 2)
 }
 
 #[cfg(test)]
@@ -1421,6 +1414,5 @@ mod tests {
         assert_eq!(first_repeat(&[json!("a"), json!(1), json!(0.0), json!(1.0), json!(-0.0)]), Some((1, 3)));
         assert_eq!(first_repeat(&[json!([1]), json!([2]), json!({"a": 1})]), None);
         assert!(crate::support::has_scheme("https://x") && !crate::support::has_scheme("a/b:c"));
-        assert_eq!(cut("ééé", 2), "éé…");
     }
 }

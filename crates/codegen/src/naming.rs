@@ -28,10 +28,11 @@ pub fn module_of(file: &str) -> Vec<String> {
     let stem = parts.pop().unwrap_or_default();
     if parts.first().is_some_and(|p| p == "session_context") {
         let version = stem.trim_end_matches(".json");
-        let mut numbers = version.trim_start_matches('v').split('.');
-        let major = numbers.next().unwrap_or("0");
-        let minor = numbers.next().unwrap_or("0");
-        parts.push(format!("v{major}_{minor}"));
+        match semver::Version::parse(version.trim_start_matches('v')) {
+            Ok(parsed) => parts.push(format!("v{}_{}", parsed.major, parsed.minor)),
+            // Not a version: a module named after the file, in a Rust identifier's letters.
+            Err(_) => parts.push(version.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect()),
+        }
     }
     parts
 }

@@ -1,0 +1,32 @@
+//! Text quoted in a message, cut short: one rule for every message of the library (a hostile
+//! document may hold megabytes in one string, and a message quotes at most a line of it).
+
+/// The first `chars` characters of `text`, and whether anything was cut.
+pub(crate) fn head(text: &str, chars: usize) -> (&str, bool) {
+    match text.char_indices().nth(chars) {
+        Some((end, _)) => (text.get(..end).unwrap_or(text), true),
+        None => (text, false),
+    }
+}
+
+/// `text` cut after `chars` characters, ending in `…` when cut.
+pub(crate) fn shortened(text: &str, chars: usize) -> String {
+    match head(text, chars) {
+        (head, true) => format!("{head}…"),
+        (_, false) => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuts_whole_characters_and_says_so() {
+        assert_eq!(shortened("ééé", 2), "éé…");
+        assert_eq!(shortened("ééé", 3), "ééé");
+        assert_eq!(shortened("", 0), "");
+        assert_eq!(head("abc", 0), ("", true));
+        assert_eq!(head("abc", 5), ("abc", false));
+    }
+}
