@@ -99,7 +99,7 @@ enum Mutation {
 }
 
 fn mutate(document: &Value, mutation: &Mutation, sites: &[boundary::Site]) -> Value {
-    use jerry_contracts_codegen::fixtures::edit;
+    use jerry_contracts_schema_tools::fixtures::edit;
     let at = support::places(document);
     let place = |i: usize| at.get(i % at.len().max(1)).cloned();
     let changed = match mutation {

@@ -7,8 +7,8 @@ pub mod strategy;
 
 use std::path::{Path, PathBuf};
 
-use jerry_contracts_codegen::fixtures::{self, FixtureSet};
 use jerry_contracts_codegen::{Corpus, Problem};
+use jerry_contracts_schema_tools::fixtures::{self, FixtureSet};
 use jsonschema::{Registry, Validator};
 use serde_json::{Value, json};
 

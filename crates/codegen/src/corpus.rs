@@ -274,8 +274,9 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), CorpusError> 
     Ok(())
 }
 
-/// `file` relative to `dir`, with forward slashes.
-pub(crate) fn relative_path(dir: &Path, file: &Path) -> Option<String> {
+/// `file` relative to `dir`, with forward slashes (`None` when it is not below `dir` or not
+/// UTF-8).
+pub fn relative_path(dir: &Path, file: &Path) -> Option<String> {
     let rel = file.strip_prefix(dir).ok()?;
     let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
     Some(parts?.join("/"))
@@ -298,7 +299,7 @@ pub(crate) fn join(from: &str, location: &str) -> Option<String> {
 }
 
 /// Percent-decodes a URI fragment holding a JSON Pointer.
-pub(crate) fn decode_fragment(fragment: &str) -> String {
+pub fn decode_fragment(fragment: &str) -> String {
     let bytes = fragment.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

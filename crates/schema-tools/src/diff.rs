@@ -42,7 +42,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use crate::corpus::escape_token;
+use jerry_contracts_codegen::corpus::escape_token;
 
 /// How far a change reaches: the version component it forces up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -405,7 +405,8 @@ pub enum DiffError {
 
 /// Reads and parses one schema file.
 pub fn load(path: &Path) -> Result<Value, DiffError> {
-    let text = crate::files::read_text(path).map_err(|source| DiffError::Read { path: path.to_owned(), source })?;
+    let text = jerry_contracts_codegen::files::read_text(path)
+        .map_err(|source| DiffError::Read { path: path.to_owned(), source })?;
     let value: Value =
         serde_json::from_str(&text).map_err(|source| DiffError::Parse { path: path.to_owned(), source })?;
     if value.is_object() || value.is_boolean() {
@@ -646,7 +647,7 @@ fn resolve(base: Option<&str>, reference: &str) -> (String, String) {
         Some(base) => base.to_owned(),
         None => location.to_owned(),
     };
-    (document, crate::corpus::decode_fragment(fragment))
+    (document, jerry_contracts_codegen::corpus::decode_fragment(fragment))
 }
 
 fn has_scheme(text: &str) -> bool {

@@ -1,4 +1,4 @@
-//! The schema change classifier (`jerry_contracts_codegen::diff`): constructed pairs for every
+//! The schema change classifier (`jerry_contracts_schema_tools::diff`): constructed pairs for every
 //! class and kind, the real corpus (session_context v1.0.0 → v1.1.0, a researcher_output edit),
 //! and a hold-out check that plants one known change, chosen by a seeded PRNG, in corpus schemas.
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a failed expectation is the test failing
@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use jerry_contracts_codegen::diff::{
+use jerry_contracts_schema_tools::diff::{
     Bump, Change, ChangeKind, Class, Version, declared_bump, declared_version, diff, required_bump, verdict,
 };
 use serde_json::{Value, json};
@@ -804,7 +804,7 @@ fn verdicts() {
 
 #[test]
 fn files_load_with_typed_errors() {
-    use jerry_contracts_codegen::diff::{DiffError, load, verdict_files};
+    use jerry_contracts_schema_tools::diff::{DiffError, load, verdict_files};
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("missing.json");
     assert!(matches!(load(&missing), Err(DiffError::Read { .. })));
