@@ -283,7 +283,7 @@ fn check<T: garde::Validate<Context = ()>>(value: &T) -> Result<(), EnvelopeErro
     let Err(report) = value.validate() else { return Ok(()) };
     let (path, error) = report.iter().next().map(|(p, e)| (p.clone(), e.clone())).unzip();
     Err(EnvelopeError::Shape(Violation {
-        pointer: path.map(|p| crate::support::json_pointer(&p)).unwrap_or_default(),
+        pointer: path.map(|p| crate::pointer::from_garde_path(&p)).unwrap_or_default(),
         message: error.map(|e| e.message().to_owned()).unwrap_or_else(|| report.to_string()),
         stage: crate::typed::Stage::Constraint,
     }))

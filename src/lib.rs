@@ -51,6 +51,11 @@ pub const SCHEMA_ID_BASE: &str = "https://jerry.dev/schemas/";
 pub const SCHEMA_DIALECT: &str = "http://json-schema.org/draft-07/schema#";
 
 mod agent;
+/// Runtime items only the generated code names; not part of the API.
+#[doc(hidden)]
+#[path = "private/mod.rs"]
+pub mod __private;
+pub mod constant;
 mod ecma;
 pub mod envelope;
 pub mod examples;
@@ -58,6 +63,8 @@ pub mod extra;
 pub mod formats;
 pub mod invalid;
 pub mod number;
+pub mod pattern;
+pub mod pointer;
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod poke;
@@ -66,7 +73,6 @@ pub mod read;
 pub mod registry;
 #[doc(hidden)]
 pub mod skim;
-pub mod support;
 pub mod typed;
 pub mod validation;
 pub mod versions;

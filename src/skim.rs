@@ -20,7 +20,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde_json::value::RawValue;
 
 use crate::read::Key;
-use crate::support::EcmaPattern;
+use crate::pattern::EcmaPattern;
 
 /// A check-only read of a value of `Self`'s JSON shape (see the module docs).
 pub trait Skim {
@@ -90,7 +90,7 @@ skim_by_reading!(
     crate::formats::Date,
     crate::formats::DateTime,
     crate::formats::Uuid,
-    crate::support::True,
+    crate::constant::True,
     serde_json::Value,
     serde_json::Map<String, serde_json::Value>,
 );
@@ -180,8 +180,8 @@ impl Text {
         };
         length_ok
             && self.pattern.is_none_or(|pattern| pattern.is_match(text))
-            && (!self.uri || crate::support::uri(text, &()).is_ok())
-            && (!self.uri_reference || crate::support::uri_reference(text, &()).is_ok())
+            && (!self.uri || crate::__private::uri(text, &()).is_ok())
+            && (!self.uri_reference || crate::__private::uri_reference(text, &()).is_ok())
     }
 }
 

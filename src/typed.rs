@@ -188,7 +188,7 @@ where
         report
             .iter()
             .map(|(path, error)| Violation {
-                pointer: crate::support::json_pointer(path),
+                pointer: crate::pointer::from_garde_path(path),
                 message: error.message().to_owned(),
                 stage: Stage::Constraint,
             })

@@ -16,7 +16,7 @@ use crate::generated::{
 };
 use crate::session_context::v1_1::{Payload, WorkflowState};
 use crate::skim::{Capture, Cx};
-use crate::support::True;
+use crate::constant::True;
 
 /// The members a skim keeps for the rule layers (see the module docs).
 #[doc(hidden)]

@@ -33,7 +33,7 @@ use super::{Report, record, with_values};
 use crate::common::{ErrorRecord, ErrorRecordSeverity};
 use crate::formats::{Date, DateTime};
 use crate::registry::{self, SchemaInfo};
-use crate::support::EcmaPattern;
+use crate::pattern::EcmaPattern;
 
 /// How many schema levels one validation descends before it gives up with a record (the corpus
 /// needs a few dozen at most; only a recursive schema could go deeper).
@@ -371,8 +371,8 @@ impl Format {
         match self {
             Self::Date => text.parse::<Date>().err().map(|e| e.reason().to_owned()),
             Self::DateTime => text.parse::<DateTime>().err().map(|e| e.reason().to_owned()),
-            Self::UriReference => crate::support::uri_reference(text, &()).err().map(|e| e.to_string()),
-            Self::Uri => crate::support::uri(text, &()).err().map(|e| e.to_string()),
+            Self::UriReference => crate::__private::uri_reference(text, &()).err().map(|e| e.to_string()),
+            Self::Uri => crate::__private::uri(text, &()).err().map(|e| e.to_string()),
         }
     }
 }
@@ -1287,7 +1287,7 @@ mod tests {
     fn repeats_and_references() {
         assert_eq!(first_repeat(&[json!("a"), json!(1), json!(0.0), json!(1.0), json!(-0.0)]), Some((1, 3)));
         assert_eq!(first_repeat(&[json!([1]), json!([2]), json!({"a": 1})]), None);
-        assert!(crate::support::has_scheme("https://x") && !crate::support::has_scheme("a/b:c"));
+        assert!(crate::__private::has_scheme("https://x") && !crate::__private::has_scheme("a/b:c"));
         assert_eq!(cut("ééé", 2), "éé…");
     }
 }

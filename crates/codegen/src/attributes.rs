@@ -272,7 +272,7 @@ fn field_type(field: &mut syn::Field, required: bool, nullable: bool) {
             field.ty = wrap_option(inner);
             field.attrs.push(attr("#[serde(deserialize_with = \"required_nullable\")]"));
             field.attrs.push(attr(&format!(
-                "#[cfg_attr(feature = \"schemars\", schemars(required, with = \"{shown}\", transform = ::jerry_contracts::support::nullable))]"
+                "#[cfg_attr(feature = \"schemars\", schemars(required, with = \"{shown}\", transform = ::jerry_contracts::__private::nullable))]"
             )));
         }
         (false, false) => {
@@ -290,7 +290,7 @@ fn field_type(field: &mut syn::Field, required: bool, nullable: bool) {
             )));
             field.ty = wrap_option(wrap_option(inner));
             field.attrs.push(attr(
-                "#[serde(default, skip_serializing_if = \"::std::option::Option::is_none\", with = \"::jerry_contracts::support::double_option\")]",
+                "#[serde(default, skip_serializing_if = \"::std::option::Option::is_none\", with = \"::jerry_contracts::__private::double_option\")]",
             ));
         }
     }
@@ -319,15 +319,15 @@ fn wrap_option(ty: Type) -> Type {
 fn schemars_extensions(attrs: &mut Vec<Attribute>, schema: &Map<String, Value>) {
     match schema.get("format").and_then(Value::as_str) {
         Some("uri-reference") => attrs.push(attr(
-            "#[cfg_attr(feature = \"schemars\", schemars(transform = ::jerry_contracts::support::extend_format_uri_reference))]",
+            "#[cfg_attr(feature = \"schemars\", schemars(transform = ::jerry_contracts::__private::extend_format_uri_reference))]",
         )),
         Some("uri") => attrs
-            .push(attr("#[cfg_attr(feature = \"schemars\", schemars(transform = ::jerry_contracts::support::extend_format_uri))]")),
+            .push(attr("#[cfg_attr(feature = \"schemars\", schemars(transform = ::jerry_contracts::__private::extend_format_uri))]")),
         _ => {}
     }
     if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
         attrs.push(attr(
-            "#[cfg_attr(feature = \"schemars\", schemars(transform = ::jerry_contracts::support::unique))]",
+            "#[cfg_attr(feature = \"schemars\", schemars(transform = ::jerry_contracts::__private::unique))]",
         ));
     }
 }
@@ -362,7 +362,7 @@ fn rules(def: &TypeDef, at: &str, schema: &Map<String, Value>, plan: &Plan) -> R
             .get("type")
             .is_some_and(|t| t == "number" || t.as_array().is_some_and(|a| a.contains(&Value::from("number"))));
     if holds_floats(schema) {
-        rules.push("custom(::jerry_contracts::support::finite)".to_owned());
+        rules.push("custom(::jerry_contracts::__private::finite)".to_owned());
     }
     let (min, max) = (number("minimum"), number("maximum"));
     if is_number && (min.is_some() || max.is_some()) {
@@ -381,8 +381,8 @@ fn rules(def: &TypeDef, at: &str, schema: &Map<String, Value>, plan: &Plan) -> R
             rules.push(format!("pattern(P{index})"));
         }
         match schema.get("format").and_then(Value::as_str) {
-            Some("uri") => rules.push("custom(::jerry_contracts::support::uri)".to_owned()),
-            Some("uri-reference") => rules.push("custom(::jerry_contracts::support::uri_reference)".to_owned()),
+            Some("uri") => rules.push("custom(::jerry_contracts::__private::uri)".to_owned()),
+            Some("uri-reference") => rules.push("custom(::jerry_contracts::__private::uri_reference)".to_owned()),
             _ => {}
         }
     }
@@ -392,7 +392,7 @@ fn rules(def: &TypeDef, at: &str, schema: &Map<String, Value>, plan: &Plan) -> R
             rules.push(bounds("length", &[], min, max));
         }
         if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
-            rules.push("custom(::jerry_contracts::support::unique_items)".to_owned());
+            rules.push("custom(::jerry_contracts::__private::unique_items)".to_owned());
         }
         if let Some(items) = schema.get("items") {
             if element_validates(def, &format!("{at}/items"), items, plan) {

@@ -48,8 +48,8 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
         let doc = format!(" ECMA-262 pattern `{pattern}`.");
         quote! {
             #[doc = #doc]
-            pub static #ident: ::std::sync::LazyLock<::jerry_contracts::support::EcmaPattern> =
-                ::std::sync::LazyLock::new(|| ::jerry_contracts::support::EcmaPattern::new(#literal));
+            pub static #ident: ::std::sync::LazyLock<::jerry_contracts::pattern::EcmaPattern> =
+                ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(#literal));
         }
     });
     let agent_types: Vec<&str> =

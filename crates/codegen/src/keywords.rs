@@ -31,7 +31,7 @@ pub const SUPPORTED: &[(&str, &str)] = &[
     ("maximum", "garde `range(max)`"),
     ("minItems", "garde `length(min)`"),
     ("maxItems", "garde `length(max)`"),
-    ("uniqueItems", "garde custom rule `support::unique_items`"),
+    ("uniqueItems", "garde custom rule `__private::unique_items`"),
     ("format", "date, date-time, uuid: strict types in `formats`; uri and uri-reference: RFC 3986 garde custom rules"),
     ("if", "only in the agent-output dispatch shape"),
     ("then", "only in the agent-output dispatch shape"),

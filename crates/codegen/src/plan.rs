@@ -202,7 +202,7 @@ impl Planner<'_> {
         if let Some(constant) = node.get("const") {
             return match constant {
                 Value::String(text) => (Kind::Const, json!({"type": "string", "enum": [text]})),
-                Value::Bool(true) => (Kind::Newtype, rust_type("jerry_contracts::support::True")),
+                Value::Bool(true) => (Kind::Newtype, rust_type("jerry_contracts::constant::True")),
                 other => (
                     Kind::Newtype,
                     self.problem(file, pointer, format!("const {other} is not supported: only strings and true")),
@@ -258,7 +258,7 @@ impl Planner<'_> {
             return lowered;
         }
         if map.get("const") == Some(&Value::Bool(true)) {
-            return rust_type("jerry_contracts::support::True");
+            return rust_type("jerry_contracts::constant::True");
         }
         let is_struct = map.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty())
             && types.iter().any(|t| t == "object");

@@ -461,7 +461,7 @@ fn field_seed(ty: &Type, rules: &[Rule], serde: &FieldSerde) -> Result<Option<To
         // The value must be there: the seed of the inner type, which refuses `null` as it does.
         Some("present") => option_inner(ty).and_then(|inner| value_seed(inner, rules)),
         Some("required_nullable") => nullable(option_inner(ty)),
-        Some("::jerry_contracts::support::double_option::deserialize") => {
+        Some("::jerry_contracts::__private::double_option::deserialize") => {
             nullable(option_inner(ty).and_then(option_inner))
         }
         Some(_) => None,
@@ -486,8 +486,8 @@ fn value_seed(ty: &Type, rules: &[Rule]) -> Option<TokenStream> {
                     bound(&mut max, high, |v| quote!(#v));
                 }
                 Rule::Pattern(ident) => pattern = quote!(::std::option::Option::Some(&#ident)),
-                Rule::Custom(path) if path == "::jerry_contracts::support::uri" => uri = true,
-                Rule::Custom(path) if path == "::jerry_contracts::support::uri_reference" => uri_reference = true,
+                Rule::Custom(path) if path == "::jerry_contracts::__private::uri" => uri = true,
+                Rule::Custom(path) if path == "::jerry_contracts::__private::uri_reference" => uri_reference = true,
                 _ => return None,
             }
         }
@@ -504,7 +504,7 @@ fn value_seed(ty: &Type, rules: &[Rule]) -> Option<TokenStream> {
                     bound(&mut min, low, |v| quote!(::std::option::Option::Some(#v)));
                     bound(&mut max, high, |v| quote!(::std::option::Option::Some(#v)));
                 }
-                Rule::Custom(path) if path == "::jerry_contracts::support::finite" => {}
+                Rule::Custom(path) if path == "::jerry_contracts::__private::finite" => {}
                 _ => return None,
             }
         }
@@ -555,7 +555,7 @@ fn skims(ty: &Type) -> bool {
             | "::jerry_contracts::formats::Date"
             | "::jerry_contracts::formats::DateTime"
             | "::jerry_contracts::formats::Uuid"
-            | "::jerry_contracts::support::True"
+            | "::jerry_contracts::constant::True"
             | "::serde_json::Value"
     ) || is_generated(ty)
 }
