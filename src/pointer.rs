@@ -11,24 +11,31 @@
 /// a Rust keyword; this strips the `r#`. A newtype should be `#[garde(transparent)]`, or its
 /// field adds a step `/0` that the JSON does not have.
 pub fn from_garde_path(path: &garde::Path) -> String {
-    use garde::error::Kind;
-
+    // garde's public view of a path is its `serde` form (feature `serde`): a sequence of
+    // `(kind, component)` pairs, outermost first, kind `"none"`, `"key"` or `"index"`.
+    let Ok(serde_json::Value::Array(components)) = serde_json::to_value(path) else {
+        return String::new();
+    };
     let mut pointer = String::new();
-    // `garde` yields the innermost component first.
-    for (kind, component) in path.__iter().rev() {
-        if kind == Kind::None {
-            // A component without a key (a newtype's only field) adds no step.
+    for component in &components {
+        let (Some(kind), Some(name)) = (component.get(0).and_then(|k| k.as_str()), component.get(1)) else {
             continue;
-        }
-        pointer.push('/');
-        let component =
-            if kind == Kind::Key { component.strip_prefix("r#").unwrap_or(component) } else { component.as_str() };
-        for c in component.chars() {
-            match c {
-                '~' => pointer.push_str("~0"),
-                '/' => pointer.push_str("~1"),
-                c => pointer.push(c),
+        };
+        let name = match name {
+            serde_json::Value::String(name) => name.as_str(),
+            _ => continue,
+        };
+        match kind {
+            // A component without a key (a newtype's only field) adds no step.
+            "key" => {
+                pointer.push('/');
+                pointer.push_str(&jerry_contracts_pointer::escape(name.strip_prefix("r#").unwrap_or(name)));
             }
+            "index" => {
+                pointer.push('/');
+                pointer.push_str(name);
+            }
+            _ => {}
         }
     }
     pointer
@@ -125,5 +132,14 @@ mod tests {
         let report = Renamed { sort: String::new() }.validate().unwrap_err();
         let pointers: Vec<String> = report.iter().map(|(path, _)| from_garde_path(path)).collect();
         assert_eq!(pointers, ["/sort"]);
+    }
+
+    /// The walk over garde's serde form: a key with `~` and `/` is escaped, an index is its
+    /// number, a raw identifier loses its `r#`, a keyless component adds no step.
+    #[test]
+    fn serde_form_of_keys_indices_and_raw_identifiers() {
+        let path = garde::Path::new("a~b/c").join(3).join("r#type").join("r#match");
+        assert_eq!(from_garde_path(&path), "/a~0b~1c/3/type/match");
+        assert_eq!(from_garde_path(&garde::Path::new("x").join(0).join("~/")), "/x/0/~0~1");
     }
 }

@@ -390,7 +390,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Prefixed<'de, A> {
         match self.value.take() {
             Some((key, Pending::Plain(text, raw))) => seed.deserialize(PlainString { text, raw }).map_err(|err| {
                 de::Error::custom(crate::typed::nested(&crate::typed::Violation {
-                    pointer: format!("/{}", crate::typed::escape_token(&key)),
+                    pointer: format!("/{}", jerry_contracts_pointer::escape(&key)),
                     message: err.to_string(),
                     stage: crate::typed::Stage::Shape,
                 }))
@@ -400,7 +400,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Prefixed<'de, A> {
                 let mut track = serde_path_to_error::Track::new();
                 seed.deserialize(serde_path_to_error::Deserializer::new(&mut deserializer, &mut track)).map_err(|err| {
                     // The place inside the replayed value, for `typed::from_slice` and friends.
-                    let mut pointer = format!("/{}", crate::typed::escape_token(&key));
+                    let mut pointer = format!("/{}", jerry_contracts_pointer::escape(&key));
                     pointer.push_str(&crate::typed::pointer_of(&track.path()));
                     let message = err.to_string();
                     let position = format!(" at line {} column {}", err.line(), err.column());

@@ -306,11 +306,6 @@ pub fn json_schema<T: schemars::JsonSchema>() -> Value {
     schemars::generate::SchemaSettings::draft07().into_generator().into_root_schema_for::<T>().to_value()
 }
 
-/// A member name as a JSON Pointer token (RFC 6901: `~` → `~0`, `/` → `~1`).
-pub(crate) fn escape_token(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
-}
-
 /// A serde_path_to_error path as a JSON Pointer. Where the missing thing is a field, serde
 /// reports the path of the object that lacks it, which is the pointer JSON Schema uses too.
 pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
@@ -322,8 +317,7 @@ pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
             // A number reads its source text through serde_json's raw-value map.
             Segment::Map { key } if key == crate::number::RAW_TOKEN => {}
             Segment::Map { key } => {
-                pointer.push('/');
-                pointer.push_str(&escape_token(key));
+                jerry_contracts_pointer::push(&mut pointer, key);
             }
             Segment::Enum { .. } | Segment::Unknown => {}
         }

@@ -424,7 +424,7 @@ impl Compiler {
             compiler.node(file, String::new(), mode);
             if let Some(definitions) = file.document.get("definitions").and_then(Value::as_object) {
                 for name in definitions.keys() {
-                    compiler.node(file, format!("/definitions/{}", escape(name)), mode);
+                    compiler.node(file, format!("/definitions/{}", jerry_contracts_pointer::escape(name)), mode);
                 }
             }
         }
@@ -480,7 +480,7 @@ impl Compiler {
             match keyword.as_str() {
                 "properties" => {
                     for name in value.as_object().into_iter().flat_map(Map::keys) {
-                        let id = self.node(file, format!("{pointer}/properties/{}", escape(name)), mode);
+                        let id = self.node(file, format!("{pointer}/properties/{}", jerry_contracts_pointer::escape(name)), mode);
                         s.properties.push((name.as_str(), id));
                     }
                     s.properties.sort_unstable_by(|a, b| a.0.cmp(b.0));
@@ -583,11 +583,6 @@ fn size(value: &Value) -> Option<u64> {
     })
 }
 
-/// A JSON Pointer reference token for `name` (`~` and `/` escaped).
-fn escape(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
-}
-
 // ---------------------------------------------------------------------------------------------
 // Validation
 // ---------------------------------------------------------------------------------------------
@@ -609,7 +604,7 @@ impl Path<'_> {
             match at {
                 Path::Root => break,
                 Path::Key(parent, key) => {
-                    tokens.push(escape(key));
+                    tokens.push(jerry_contracts_pointer::escape(key).into_owned());
                     at = parent;
                 }
                 Path::Index(parent, index) => {

@@ -136,7 +136,7 @@ fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan) -> Result<(
                         format!("typify produced field {ident} for no property"),
                     ));
                 };
-                let at = format!("{}/properties/{}", def.pointer, crate::corpus::escape_token(&json_name));
+                let at = format!("{}/properties/{}", def.pointer, jerry_contracts_pointer::escape(&json_name));
                 if json_name != ident {
                     // garde names fields by their identifier (it ignores `rename`), so the field
                     // must be spelled as the JSON property: a raw identifier for a keyword.

@@ -42,7 +42,6 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use jerry_contracts_codegen::corpus::escape_token;
 
 /// How far a change reaches: the version component it forces up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -596,7 +595,7 @@ fn permissive(value: &Value) -> bool {
 }
 
 fn child(pointer: &str, token: &str) -> String {
-    format!("{pointer}/{}", escape_token(token))
+    format!("{pointer}/{}", jerry_contracts_pointer::escape(token))
 }
 
 /// A value for a description, cut to a readable length.
@@ -647,7 +646,9 @@ fn resolve(base: Option<&str>, reference: &str) -> (String, String) {
         Some(base) => base.to_owned(),
         None => location.to_owned(),
     };
-    (document, jerry_contracts_codegen::corpus::decode_fragment(fragment))
+    // A malformed fragment names no schema object: kept as written, it points at nothing.
+    let pointer = jerry_contracts_pointer::percent_decode(fragment).map_or_else(|_| fragment.to_owned(), |p| p.into_owned());
+    (document, pointer)
 }
 
 fn has_scheme(text: &str) -> bool {

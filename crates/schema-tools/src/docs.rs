@@ -24,7 +24,7 @@ use std::path::{Component, Path, PathBuf};
 use serde_json::Value;
 
 use crate::fixtures::{self, FixtureSet};
-use jerry_contracts_codegen::corpus::{Corpus, CorpusError, Problem, Schema, escape_token, relative_path};
+use jerry_contracts_codegen::corpus::{Corpus, CorpusError, Problem, Schema, relative_path};
 use jerry_contracts_codegen::plan::{self, Plan, TypeDef};
 
 /// Name of the index page, relative to the output directory.
@@ -509,7 +509,7 @@ fn definitions_of(schema: &Schema) -> Vec<(String, String, &Value)> {
         .definition_names()
         .into_iter()
         .filter_map(|name| {
-            let pointer = format!("/definitions/{}", escape_token(&name));
+            let pointer = format!("/definitions/{}", jerry_contracts_pointer::escape(&name));
             schema.document.pointer(&pointer).map(|node| (name, pointer, node))
         })
         .collect()
@@ -557,7 +557,7 @@ fn nested_objects<'v>(node: &'v Value, pointer: &str, out: &mut Vec<(String, &'v
         return;
     }
     for (name, child, _) in ordered_properties(node) {
-        visit(child, format!("{pointer}/properties/{}", escape_token(name)), out);
+        visit(child, format!("{pointer}/properties/{}", jerry_contracts_pointer::escape(name)), out);
     }
     if let Some(items) = node.get("items").filter(|i| i.is_object()) {
         visit(items, format!("{pointer}/items"), out);
@@ -904,7 +904,7 @@ impl<'a> Page<'a> {
             .filter_map(Value::as_str)
             .collect();
         for (name, child, required) in ordered_properties(node) {
-            let at = format!("{pointer}/properties/{}", escape_token(name));
+            let at = format!("{pointer}/properties/{}", jerry_contracts_pointer::escape(name));
             let row = format!(
                 "| {} | {} | {} | {} | {} |",
                 cell(&code(name)),

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use jerry_contracts_codegen::corpus::{Corpus, Problem, Schema, escape_token, relative_path};
+use jerry_contracts_codegen::corpus::{Corpus, Problem, Schema, relative_path};
 
 /// Extension of the sidecar that records what an invalid fixture breaks.
 pub const EXPECT_EXTENSION: &str = "expect";
@@ -44,14 +44,14 @@ impl Target {
     /// The URI a validator resolves for this target.
     pub fn uri(&self, schema_id: &str) -> String {
         match &self.definition {
-            Some(name) => format!("{schema_id}#/definitions/{}", escape_token(name)),
+            Some(name) => format!("{schema_id}#/definitions/{}", jerry_contracts_pointer::escape(name)),
             None => schema_id.to_owned(),
         }
     }
 
     /// JSON Pointer of the target inside its schema file.
     pub fn pointer(&self) -> String {
-        self.definition.as_ref().map(|name| format!("/definitions/{}", escape_token(name))).unwrap_or_default()
+        self.definition.as_ref().map(|name| format!("/definitions/{}", jerry_contracts_pointer::escape(name))).unwrap_or_default()
     }
 }
 
@@ -296,10 +296,10 @@ pub fn edit(document: &Value, pointer: &str, value: Option<&Value>) -> Option<Va
         Some(value) => *out.pointer_mut(pointer)? = value.clone(),
         None => {
             let (parent, token) = pointer.rsplit_once('/')?;
-            let key = token.replace("~1", "/").replace("~0", "~");
+            let key = jerry_contracts_pointer::unescape(token).ok()?;
             match out.pointer_mut(parent)? {
                 Value::Object(map) => {
-                    map.remove(&key)?;
+                    map.remove(key.as_ref())?;
                 }
                 Value::Array(items) => {
                     let index: usize = key.parse().ok()?;
@@ -537,7 +537,7 @@ impl<'a> Walk<'a> {
         if let Some(properties) = node.get("properties").and_then(Value::as_object) {
             for (name, sub) in properties {
                 let present: Vec<&Value> = docs.iter().filter_map(|d| d.get(name)).collect();
-                let here = format!("{pointer}/properties/{}", escape_token(name));
+                let here = format!("{pointer}/properties/{}", jerry_contracts_pointer::escape(name));
                 if present.is_empty() {
                     self.missing.push(format!("{}#{here}", schema.path));
                 } else {

@@ -917,10 +917,6 @@ fn corpus() -> Vec<(String, Value)> {
     out
 }
 
-fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
 /// Pointers of the schema objects the walk compares position by position (not inside `if`/`not`,
 /// whose changes are judged as a whole, nor inside data keywords).
 fn sites(node: &Value, pointer: String, out: &mut Vec<String>) {
@@ -929,7 +925,7 @@ fn sites(node: &Value, pointer: String, out: &mut Vec<String>) {
     for key in ["properties", "definitions"] {
         if let Some(children) = map.get(key).and_then(Value::as_object) {
             for (name, child) in children {
-                sites(child, format!("{pointer}/{key}/{}", escape(name)), out);
+                sites(child, format!("{pointer}/{key}/{}", jerry_contracts_pointer::escape(name)), out);
             }
         }
     }
@@ -1039,7 +1035,7 @@ fn plant(mutation: Mutation, schema: &mut Value, rng: &mut Rng) -> Option<Plante
             let name = rng.pick(&names)?.clone();
             let properties = node.get_mut("properties")?.as_object_mut()?;
             let removed = properties.remove(&name)?;
-            let pointer = format!("{site}/properties/{}", escape(&name));
+            let pointer = format!("{site}/properties/{}", jerry_contracts_pointer::escape(&name));
             if mutation == Mutation::RemoveProperty {
                 return planted(MAJ, pointer, K::PropertyRemoved, None);
             }
@@ -1153,7 +1149,7 @@ fn plant(mutation: Mutation, schema: &mut Value, rng: &mut Rng) -> Option<Plante
             let names = keys(schema.get("definitions"));
             let name = rng.pick(&names)?.clone();
             schema.get_mut("definitions")?.as_object_mut()?.remove(&name);
-            planted(MAJ, format!("/definitions/{}", escape(&name)), K::DefinitionRemoved, Some(MIN))
+            planted(MAJ, format!("/definitions/{}", jerry_contracts_pointer::escape(&name)), K::DefinitionRemoved, Some(MIN))
         }
         Mutation::AddUniqueItems => {
             let site =
