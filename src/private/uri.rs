@@ -1,9 +1,7 @@
 //! RFC 3986 checks for `format: uri` and `format: uri-reference`: the `garde` custom rules
 //! [`uri`] and [`uri_reference`] of the generated types, which the schema layer and the skim
-//! apply too, so a URI is judged alike on every path.
-
-use std::net::Ipv6Addr;
-
+//! apply too, so a URI is judged alike on every path. The syntax is `fluent-uri`'s, the parser
+//! the reference validator (the `jsonschema` crate) uses.
 
 /// A field type that [`uri_reference`] can check.
 pub trait UriReferenceValue {
@@ -49,7 +47,10 @@ pub fn uri_reference<T: UriReferenceValue + ?Sized>(value: &T, _ctx: &()) -> gar
 /// Used as `#[garde(custom(::jerry_contracts::__private::uri))]`.
 pub fn uri<T: UriReferenceValue + ?Sized>(value: &T, _ctx: &()) -> garde::Result {
     let Some(text) = value.uri_reference_text() else { return Ok(()) };
-    if !has_scheme(text) {
+    if fluent_uri::Uri::parse(text).is_ok() {
+        return Ok(());
+    }
+    if !has_scheme(text) && check_uri_reference(text).is_ok() {
         return Err(garde::Error::new(
             "not a valid URI (RFC 3986): an absolute URI starts with a scheme, such as https:",
         ));
@@ -59,184 +60,28 @@ pub fn uri<T: UriReferenceValue + ?Sized>(value: &T, _ctx: &()) -> garde::Result
 
 /// Whether `text` starts with an RFC 3986 `scheme ":"`. A URI reference with one is a URI.
 pub fn has_scheme(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    bytes.first().is_some_and(u8::is_ascii_alphabetic)
-        && bytes
-            .iter()
-            .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))
-            .is_some_and(|end| bytes.get(end) == Some(&b':'))
+    fluent_uri::UriRef::parse(text).is_ok_and(|reference| reference.has_scheme())
 }
 
-/// `unreserved` and `sub-delims`: the characters of a `reg-name` besides percent-encodings.
-const REG_NAME: u8 = 1;
-const COLON: u8 = 2;
-const AT: u8 = 4;
-const SLASH: u8 = 8;
-const QUESTION: u8 = 16;
-/// `pchar`.
-const PCHAR: u8 = REG_NAME | COLON | AT;
-/// `segment`s and the slashes between them.
-const PATH: u8 = PCHAR | SLASH;
-/// `query` and `fragment`, which share one grammar.
-const QUERY: u8 = PATH | QUESTION;
-/// `userinfo`.
-const USERINFO: u8 = REG_NAME | COLON;
-
-/// The character classes of an ASCII byte (0 for none, and for `%`, which [`scan`] handles).
-fn class(byte: u8) -> u8 {
-    CLASSES[usize::from(byte)]
-}
-
-/// [`class_of`] for every byte, looked up rather than matched (a URI reference is scanned a byte
-/// at a time).
-const CLASSES: [u8; 256] = {
-    let mut table = [0u8; 256];
-    let mut byte = 0usize;
-    while byte < 256 {
-        table[byte] = class_of(byte as u8);
-        byte += 1;
-    }
-    table
-};
-
-const fn class_of(byte: u8) -> u8 {
-    match byte {
-        b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => REG_NAME,
-        b'-' | b'.' | b'_' | b'~' => REG_NAME,
-        b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=' => REG_NAME,
-        b':' => COLON,
-        b'@' => AT,
-        b'/' => SLASH,
-        b'?' => QUESTION,
-        _ => 0,
-    }
-}
-
-/// The end of the run of bytes in `allowed` (percent-encodings included) from `at`, or the
-/// position of a broken percent-encoding.
-fn scan(bytes: &[u8], mut at: usize, allowed: u8) -> Result<usize, usize> {
-    while let Some(&byte) = bytes.get(at) {
-        if class(byte) & allowed != 0 {
-            at += 1;
-        } else if byte == b'%' {
-            match bytes.get(at + 1..at + 3) {
-                Some(hex) if hex.iter().all(u8::is_ascii_hexdigit) => at += 3,
-                _ => return Err(at),
-            }
-        } else {
-            break;
-        }
-    }
-    Ok(at)
-}
-
-/// Describes the character at byte `at` of `text` for an error message.
-fn character_at(text: &str, at: usize) -> String {
-    match text.get(at..).and_then(|rest| rest.chars().next()) {
-        Some(c) => format!("character {c:?} at byte {at} is not allowed there"),
-        None => format!("unexpected end at byte {at}"),
-    }
-}
-
-/// Checks RFC 3986 `URI-reference` syntax; the error is the reason.
+/// Checks RFC 3986 `URI-reference` syntax with `fluent-uri`, the parser of the reference
+/// validator (the `jsonschema` crate), so the verdicts agree; the error is the reason.
 fn check_uri_reference(text: &str) -> Result<(), String> {
-    let bytes = text.as_bytes();
-    // The common case at once: a relative path of plain characters (no `:`, `%`, `?`, `#`) that
-    // does not open with an authority is a `path-absolute`, `path-noscheme` or `path-empty`.
-    if !bytes.starts_with(b"//") && bytes.iter().all(|&b| class(b) & (REG_NAME | AT | SLASH) != 0) {
-        return Ok(());
-    }
-    let broken = |at: usize| format!("broken percent-encoding at byte {at} (expected % and two hexadecimal digits)");
-
-    // `scheme ":"`: a letter, then letters, digits, `+`, `-` and `.`, then the colon.
-    let scheme = match bytes.first() {
-        Some(first) if first.is_ascii_alphabetic() => bytes
-            .iter()
-            .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))
-            .filter(|&end| bytes[end] == b':'),
-        _ => None,
-    };
-    let mut at = scheme.map_or(0, |end| end + 1);
-
-    if bytes[at..].starts_with(b"//") {
-        let start = at + 2;
-        let end =
-            bytes[start..].iter().position(|b| matches!(b, b'/' | b'?' | b'#')).map_or(bytes.len(), |i| start + i);
-        check_authority(text, start, end)?;
-        at = end;
-    } else if scheme.is_none() {
-        // A relative reference's first segment cannot hold a colon: `a:b` would read as a URI
-        // with scheme `a`, and `1a:b` has no valid scheme at all.
-        let first_segment = bytes.iter().position(|b| matches!(b, b'/' | b'?' | b'#')).unwrap_or(bytes.len());
-        if let Some(colon) = bytes[..first_segment].iter().position(|&b| b == b':') {
-            return Err(format!(
-                "the colon at byte {colon} makes the first segment read as a scheme, which is not a valid one"
-            ));
-        }
-    }
-
-    at = scan(bytes, at, PATH).map_err(broken)?;
-    if bytes.get(at) == Some(&b'?') {
-        at = scan(bytes, at + 1, QUERY).map_err(broken)?;
-    }
-    if bytes.get(at) == Some(&b'#') {
-        at = scan(bytes, at + 1, QUERY).map_err(broken)?;
-    }
-    if at == bytes.len() { Ok(()) } else { Err(character_at(text, at)) }
+    fluent_uri::UriRef::parse(text).map(drop).map_err(|err| reason(text, err))
 }
 
-/// Checks `authority = [ userinfo "@" ] host [ ":" port ]` in `text[start..end]`, which holds
-/// no `/`, `?` or `#`.
-fn check_authority(text: &str, start: usize, end: usize) -> Result<(), String> {
-    let bytes = &text.as_bytes()[..end];
-    let broken = |at: usize| format!("broken percent-encoding at byte {at} (expected % and two hexadecimal digits)");
-
-    let mut at = start;
-    if let Some(sign) = bytes[start..].iter().position(|&b| b == b'@') {
-        let userinfo_end = scan(bytes, start, USERINFO).map_err(broken)?;
-        if userinfo_end != start + sign {
-            return Err(character_at(text, userinfo_end));
+/// The reason for a parse error, naming the byte it found.
+fn reason(text: &str, err: fluent_uri::ParseError) -> String {
+    use fluent_uri::ParseErrorKind;
+    let at = err.index();
+    match err.kind() {
+        ParseErrorKind::InvalidPctEncodedOctet => {
+            format!("broken percent-encoding at byte {at} (expected % and two hexadecimal digits)")
         }
-        at = userinfo_end + 1;
-    }
-
-    // host: IP-literal, or reg-name (of which IPv4address is a special case).
-    if bytes.get(at) == Some(&b'[') {
-        let Some(close) = bytes[at..].iter().position(|&b| b == b']').map(|i| at + i) else {
-            return Err(format!("the IP literal opened at byte {at} is not closed"));
-        };
-        // Both ends are ASCII brackets, so this slice is on character boundaries.
-        let literal = text.get(at + 1..close).unwrap_or_default();
-        if !is_ip_literal(literal) {
-            return Err(format!("{literal:?} is not an IPv6 address or an IPvFuture literal"));
-        }
-        at = close + 1;
-    } else {
-        at = scan(bytes, at, REG_NAME).map_err(broken)?;
-    }
-
-    // [ ":" port ]
-    if bytes.get(at) == Some(&b':') {
-        at += 1;
-        at += bytes[at..].iter().take_while(|b| b.is_ascii_digit()).count();
-    }
-    if at == end { Ok(()) } else { Err(character_at(text, at)) }
-}
-
-/// `IPv6address / IPvFuture`, the inside of an RFC 3986 `IP-literal` (no zone identifier).
-fn is_ip_literal(literal: &str) -> bool {
-    match literal.as_bytes() {
-        // IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )
-        [b'v' | b'V', rest @ ..] => {
-            let version = rest.iter().take_while(|b| b.is_ascii_hexdigit()).count();
-            match rest.get(version..) {
-                Some([b'.', tail @ ..]) => {
-                    version > 0 && !tail.is_empty() && tail.iter().all(|&b| class(b) & (REG_NAME | COLON) != 0)
-                }
-                _ => false,
-            }
-        }
-        _ => literal.parse::<Ipv6Addr>().is_ok(),
+        ParseErrorKind::InvalidIpv6Addr => format!("invalid IPv6 address at byte {at}"),
+        _ => match text.get(at..).and_then(|rest| rest.chars().next()) {
+            Some(c) => format!("character {c:?} at byte {at} is not allowed there"),
+            None => format!("unexpected end at byte {at}"),
+        },
     }
 }
 
