@@ -65,14 +65,7 @@ pub mod invalid;
 pub mod number;
 pub mod pattern;
 pub mod pointer;
-#[cfg(feature = "testing")]
-#[doc(hidden)]
-pub mod poke;
-#[doc(hidden)]
-pub mod read;
 pub mod registry;
-#[doc(hidden)]
-pub mod skim;
 pub mod typed;
 pub mod validation;
 pub mod versions;

@@ -325,7 +325,7 @@ impl Validator {
             // Most documents keep every convention: a walk of the bytes that parses only the
             // values a convention applies to tells so, and only a doubt costs a parse.
             Input::Bytes(bytes) if schema::conventions_surely_kept(catalogue.schemas, info, pointer, bytes) => return,
-            Input::Bytes(bytes) => match crate::read::value_from_slice(bytes) {
+            Input::Bytes(bytes) => match crate::__private::read::value_from_slice(bytes) {
                 Ok(value) => {
                     parsed = value;
                     &parsed
@@ -610,13 +610,13 @@ pub fn read_limited<R: std::io::Read>(reader: R, max_bytes: usize) -> std::io::R
 }
 
 fn parse(bytes: &[u8]) -> Result<Value, Report> {
-    crate::read::value_from_slice(bytes).map_err(|err| {
+    crate::__private::read::value_from_slice(bytes).map_err(|err| {
         let mut report = Report::default();
-        if let Some(duplicate) = crate::read::duplicate_member(bytes) {
+        if let Some(duplicate) = crate::__private::read::duplicate_member(bytes) {
             report.push(record(&codes::SCH_DUPLICATE_MEMBER, &duplicate.pointer, duplicate.message));
             return report;
         }
-        report.push(record(&codes::SCH_MALFORMED, "", crate::read::malformed(bytes, &err)));
+        report.push(record(&codes::SCH_MALFORMED, "", crate::__private::read::malformed(bytes, &err)));
         report
     })
 }
@@ -653,7 +653,7 @@ pub enum Subject<'a> {
     Agent(Held<'a>),
     /// A mission task graph.
     TaskGraph(Cow<'a, crate::mission::MissionTaskGraph>),
-    /// A v1.1.0 envelope or an agent output the skim judged clean ([`crate::skim`]), as what
+    /// A v1.1.0 envelope or an agent output the skim judged clean ([`crate::__private::skim`]), as what
     /// the rule layers read of it.
     Skimmed(Facts<'a>),
     /// Any other contract: only the schema layer applies.
@@ -691,7 +691,7 @@ impl<'a> Subject<'a> {
                 // An agent output is judged as the agent its schema names (its type checks the
                 // document's own agent_id).
                 let reader = crate::agent::AgentReader::find(info.agent_id.as_deref()?)?;
-                let mut cx = crate::skim::Cx::new();
+                let mut cx = crate::__private::skim::Cx::new();
                 (reader.skim)(reader.info.id, bytes, &mut cx).then_some(Self::Skimmed(cx.facts))
             }
         }
@@ -742,7 +742,7 @@ impl Source for &Value {
 
 impl Source for &[u8] {
     fn read<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
-        crate::read::from_bytes(self).ok()
+        crate::__private::read::from_bytes(self).ok()
     }
 
     fn agent(&self, reader: &crate::agent::AgentReader) -> Option<Box<dyn crate::AgentOutput>> {

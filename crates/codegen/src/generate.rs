@@ -65,21 +65,18 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
         let poked = if def.validates { quote!(poked_validated) } else { quote!(poked_shape) };
         let read_valid = if def.validates { quote!(read_validated) } else { quote!(read_shaped) };
         quote! {
-            ::jerry_contracts::typed::TypeEntry {
-                schema: #schema,
-                pointer: #pointer,
-                rust_path: #rust_path,
-                check: ::jerry_contracts::typed::#check::<#ident>,
-                round_trip: ::jerry_contracts::typed::round_trip::<#ident>,
-                relay: ::jerry_contracts::typed::relay::<#ident>,
-                skim: ::jerry_contracts::typed::skimmed::<#ident>,
-                read_valid: ::jerry_contracts::typed::#read_valid::<#ident>,
-                written: ::jerry_contracts::typed::#written::<#ident>,
+            ::jerry_contracts::__private::typed::entry(#schema, #pointer, #rust_path, ::jerry_contracts::__private::typed::Hooks {
+                check: ::jerry_contracts::__private::typed::#check::<#ident>,
+                round_trip: ::jerry_contracts::__private::typed::round_trip::<#ident>,
+                relay: ::jerry_contracts::__private::typed::relay::<#ident>,
+                skim: ::jerry_contracts::__private::typed::skimmed::<#ident>,
+                read_valid: ::jerry_contracts::__private::typed::#read_valid::<#ident>,
+                written: ::jerry_contracts::__private::typed::#written::<#ident>,
                 #[cfg(feature = "testing")]
-                poked: ::jerry_contracts::typed::#poked::<#ident>,
+                poked: ::jerry_contracts::__private::typed::#poked::<#ident>,
                 #[cfg(feature = "schemars")]
-                json_schema: ::jerry_contracts::typed::json_schema::<#ident>,
-            },
+                json_schema: ::jerry_contracts::__private::typed::json_schema::<#ident>,
+            }),
         }
     });
     let flat = format_ident!("{}", FLAT_MODULE);
@@ -271,7 +268,7 @@ fn dispatch(def: &TypeDef, agent_types: &[&str]) -> Option<TokenStream> {
     });
     let skim_arms = variants.iter().map(|(variant, target, agent)| {
         quote! {
-            ::std::option::Option::Some(#agent) => ::jerry_contracts::skim::output::<#target, #name, _>(
+            ::std::option::Option::Some(#agent) => ::jerry_contracts::__private::skim::output::<#target, #name, _>(
                 __rest, self.0, ::std::option::Option::Some(#agent), |v| #name::#variant(::std::boxed::Box::new(v)),
             ),
         }
@@ -294,7 +291,7 @@ fn dispatch(def: &TypeDef, agent_types: &[&str]) -> Option<TokenStream> {
     });
     let poke_arms = variants
         .iter()
-        .map(|(variant, _, _)| quote! { Self::#variant(v) => ::jerry_contracts::poke::Poke::poke(v, tweak), });
+        .map(|(variant, _, _)| quote! { Self::#variant(v) => ::jerry_contracts::__private::poke::Poke::poke(v, tweak), });
     let validate_arms =
         variants.iter().map(|(variant, _, _)| quote! { Self::#variant(v) => v.validate_into(ctx, parent, report), });
     let schema_branches = variants.iter().map(|(_, target, agent)| {
@@ -341,7 +338,7 @@ fn dispatch(def: &TypeDef, agent_types: &[&str]) -> Option<TokenStream> {
                     fn visit_map<A: ::serde::de::MapAccess<'de>>(self, map: A) -> ::std::result::Result<#name, A::Error> {
                         // The members up to `agent_id` choose the type, which reads them and
                         // then the rest of the object: one pass when `agent_id` comes first.
-                        let (__agent, __rest) = ::jerry_contracts::read::tag_first(map)?;
+                        let (__agent, __rest) = ::jerry_contracts::__private::read::tag_first(map)?;
                         let __rest = ::serde::de::value::MapAccessDeserializer::new(__rest);
                         match __agent.as_deref() {
                             #(#arms)*
@@ -354,12 +351,12 @@ fn dispatch(def: &TypeDef, agent_types: &[&str]) -> Option<TokenStream> {
             }
         }
 
-        impl ::jerry_contracts::skim::Skim for #name {
+        impl ::jerry_contracts::__private::skim::Skim for #name {
             fn skim<'de, __D: ::serde::Deserializer<'de>>(
                 deserializer: __D,
-                cx: &mut ::jerry_contracts::skim::Cx<'de>,
+                cx: &mut ::jerry_contracts::__private::skim::Cx<'de>,
             ) -> ::std::result::Result<(), __D::Error> {
-                struct __Visitor<'c, 'de>(&'c mut ::jerry_contracts::skim::Cx<'de>);
+                struct __Visitor<'c, 'de>(&'c mut ::jerry_contracts::__private::skim::Cx<'de>);
                 impl<'de> ::serde::de::Visitor<'de> for __Visitor<'_, 'de> {
                     type Value = ();
                     fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -367,11 +364,11 @@ fn dispatch(def: &TypeDef, agent_types: &[&str]) -> Option<TokenStream> {
                     }
                     fn visit_map<A: ::serde::de::MapAccess<'de>>(self, map: A) -> ::std::result::Result<(), A::Error> {
                         // The same dispatch as the typed read.
-                        let (__agent, __rest) = ::jerry_contracts::skim::tag_first(map)?;
+                        let (__agent, __rest) = ::jerry_contracts::__private::skim::tag_first(map)?;
                         let __rest = ::serde::de::value::MapAccessDeserializer::new(__rest);
                         match __agent.as_deref() {
                             #(#skim_arms)*
-                            _ => ::jerry_contracts::skim::output::<#fallback_ty, #name, _>(
+                            _ => ::jerry_contracts::__private::skim::output::<#fallback_ty, #name, _>(
                                 __rest, self.0, ::std::option::Option::None, |v| #name::Generic(::std::boxed::Box::new(v)),
                             ),
                         }
@@ -382,11 +379,11 @@ fn dispatch(def: &TypeDef, agent_types: &[&str]) -> Option<TokenStream> {
         }
 
         #[cfg(feature = "testing")]
-        impl ::jerry_contracts::poke::Poke for #name {
-            fn poke(&mut self, tweak: &mut ::jerry_contracts::poke::Tweak) {
+        impl ::jerry_contracts::__private::poke::Poke for #name {
+            fn poke(&mut self, tweak: &mut ::jerry_contracts::__private::poke::Tweak) {
                 match self {
                     #(#poke_arms)*
-                    Self::Generic(v) => ::jerry_contracts::poke::Poke::poke(v, tweak),
+                    Self::Generic(v) => ::jerry_contracts::__private::poke::Poke::poke(v, tweak),
                 }
             }
         }

@@ -389,7 +389,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Prefixed<'de, A> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
         match self.value.take() {
             Some((key, Pending::Plain(text, raw))) => seed.deserialize(PlainString { text, raw }).map_err(|err| {
-                de::Error::custom(crate::typed::nested(&crate::typed::Violation {
+                de::Error::custom(crate::__private::typed::nested(&crate::typed::Violation {
                     pointer: format!("/{}", jerry_contracts_pointer::escape(&key)),
                     message: err.to_string(),
                     stage: crate::typed::Stage::Shape,
@@ -405,7 +405,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Prefixed<'de, A> {
                     let message = err.to_string();
                     let position = format!(" at line {} column {}", err.line(), err.column());
                     let message = message.strip_suffix(&position).unwrap_or(&message);
-                    de::Error::custom(crate::typed::nested(&crate::typed::Violation {
+                    de::Error::custom(crate::__private::typed::nested(&crate::typed::Violation {
                         pointer,
                         message: message.to_owned(),
                         stage: crate::typed::Stage::Shape,
