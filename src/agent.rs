@@ -140,13 +140,19 @@ where
 }
 
 /// [`AgentReader::skim`] for the output type `T`.
-pub(crate) fn skim_bytes<'de, T>(agent: &'static str, bytes: &'de [u8], cx: &mut crate::__private::skim::Cx<'de>) -> bool
+pub(crate) fn skim_bytes<'de, T>(
+    agent: &'static str,
+    bytes: &'de [u8],
+    cx: &mut crate::__private::skim::Cx<'de>,
+) -> bool
 where
     T: AgentOutput + crate::__private::skim::Skim + serde::de::DeserializeOwned + garde::Validate<Context = ()>,
 {
     let Ok(text) = simdutf8::basic::from_utf8(bytes) else { return false };
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    crate::__private::skim::output::<T, Box<dyn AgentOutput>, _>(&mut deserializer, cx, Some(agent), |output| Box::new(output))
-        .is_ok()
+    crate::__private::skim::output::<T, Box<dyn AgentOutput>, _>(&mut deserializer, cx, Some(agent), |output| {
+        Box::new(output)
+    })
+    .is_ok()
         && deserializer.end().is_ok()
 }

@@ -6,7 +6,6 @@ use std::fmt;
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-
 /// The JSON constant `true`, for a property declared `"const": true`.
 ///
 /// Serialises as `true`; deserialises from `true` only. Anything else is an error such as
@@ -111,7 +110,6 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-
 
     #[test]
     fn true_round_trips_and_rejects_everything_else() {

@@ -50,11 +50,11 @@ pub const SCHEMA_ID_BASE: &str = "https://jerry.dev/schemas/";
 /// The meta-schema every contract declares in `$schema`: JSON Schema draft-07.
 pub const SCHEMA_DIALECT: &str = "http://json-schema.org/draft-07/schema#";
 
-mod agent;
 /// Runtime items only the generated code names; not part of the API.
 #[doc(hidden)]
 #[path = "private/mod.rs"]
 pub mod __private;
+mod agent;
 pub mod constant;
 mod ecma;
 pub mod envelope;

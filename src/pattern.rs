@@ -5,7 +5,6 @@
 
 use std::fmt;
 
-
 /// A JSON Schema `pattern`: an ECMA-262 regular expression, matched the way JSON Schema
 /// matches it (anywhere in the string unless anchored; `\d` and `[0-9]` mean ASCII digits
 /// only).
@@ -155,7 +154,6 @@ mod tests {
 
     use super::*;
     use crate::pointer::from_garde_path;
-
 
     static P3: LazyLock<EcmaPattern> = LazyLock::new(|| EcmaPattern::new("^F-[0-9]{3}$"));
     static DIGITS: LazyLock<EcmaPattern> = LazyLock::new(|| EcmaPattern::new(r"^F-\d{3}$"));

@@ -2,7 +2,6 @@
 //! of a `garde` error (what `value.validate()` reports on a generated type) into the pointer of
 //! the same place in the JSON document.
 
-
 /// The RFC 6901 JSON Pointer for a `garde` error path: `""` for the root, `/findings/0/id`
 /// below it, with `~` written `~0` and `/` written `~1` in keys.
 ///
@@ -50,7 +49,6 @@ mod tests {
     use garde::Validate;
 
     use super::*;
-
 
     /// As the generated code writes a field for the JSON property `type`: a raw identifier.
     #[derive(garde::Validate)]

@@ -36,7 +36,10 @@ fn the_skim_accepts_exactly_what_the_typed_read_and_garde_accept() {
             for bytes in &variants {
                 for entry in std::iter::once(entry).chain(roots.iter().copied()) {
                     judged += 1;
-                    let (skimmed, read) = (jerry_contracts::__private::typed::skim(entry, bytes), jerry_contracts::__private::typed::read_valid(entry, bytes));
+                    let (skimmed, read) = (
+                        jerry_contracts::__private::typed::skim(entry, bytes),
+                        jerry_contracts::__private::typed::read_valid(entry, bytes),
+                    );
                     clean += usize::from(skimmed);
                     if skimmed != read {
                         disagreements.push(format!(

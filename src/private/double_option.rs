@@ -41,7 +41,6 @@ mod tests {
 
     use serde::{Deserialize, Serialize};
 
-
     #[derive(Debug, PartialEq, Serialize, Deserialize)]
     struct Patch {
         #[serde(default, skip_serializing_if = "Option::is_none", with = "crate::__private::double_option")]

@@ -1,7 +1,6 @@
 //! `garde` custom rules on numbers and arrays: [`finite`] on every float (JSON has no NaN or
 //! infinity) and [`unique_items`] for `uniqueItems: true`.
 
-
 /// Values [`finite`] checks: `f64`, and options and lists of them.
 pub trait FiniteValue {
     /// Whether every number held is finite.
@@ -87,7 +86,6 @@ mod tests {
 
     use super::*;
     use crate::pointer::from_garde_path;
-
 
     #[test]
     fn unique_items_names_the_first_repeat() {

@@ -2,7 +2,6 @@
 //! generated types check by rules rather than by shape: [`nullable`], `format` ([`extend_format_uri`],
 //! [`extend_format_uri_reference`]) and `uniqueItems` ([`unique`]).
 
-
 /// Keywords that only annotate a schema. [`nullable`] keeps them on the outside when it wraps
 /// a schema, so documentation still finds them.
 const ANNOTATIONS: &[&str] =

@@ -182,4 +182,3 @@ pub fn check_shape<T: DeserializeOwned>(value: &Value) -> Result<(), Vec<Violati
 pub fn json_schema<T: schemars::JsonSchema>() -> Value {
     schemars::generate::SchemaSettings::draft07().into_generator().into_root_schema_for::<T>().to_value()
 }
-

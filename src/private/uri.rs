@@ -95,7 +95,6 @@ mod tests {
     use super::*;
     use crate::pointer::from_garde_path;
 
-
     const URI_REFERENCE_TABLE: &[(&str, bool)] = &[
         ("agents/ps/researcher_output.json", true),
         ("../common/envelope.json#/definitions/id", true),

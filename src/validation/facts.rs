@@ -11,12 +11,12 @@ use std::any::Any;
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use crate::__private::skim::{Capture, Cx};
+use crate::constant::True;
 use crate::generated::{
     AgentReferenceKept, ArtifactReferenceKept, CheckedArtifactReferenceKept, ConfidenceScoreKept, TraceKept,
 };
 use crate::session_context::v1_1::{Payload, WorkflowState};
-use crate::__private::skim::{Capture, Cx};
-use crate::constant::True;
 
 /// The members a skim keeps for the rule layers (see the module docs).
 #[doc(hidden)]

@@ -32,8 +32,8 @@ use super::codes::{self, Code};
 use super::{Report, record, with_values};
 use crate::common::{ErrorRecord, ErrorRecordSeverity};
 use crate::formats::{Date, DateTime};
-use crate::registry::{self, SchemaInfo};
 use crate::pattern::EcmaPattern;
+use crate::registry::{self, SchemaInfo};
 
 /// How many schema levels one validation descends before it gives up with a record (the corpus
 /// needs a few dozen at most; only a recursive schema could go deeper).
@@ -480,7 +480,11 @@ impl Compiler {
             match keyword.as_str() {
                 "properties" => {
                     for name in value.as_object().into_iter().flat_map(Map::keys) {
-                        let id = self.node(file, format!("{pointer}/properties/{}", jerry_contracts_pointer::escape(name)), mode);
+                        let id = self.node(
+                            file,
+                            format!("{pointer}/properties/{}", jerry_contracts_pointer::escape(name)),
+                            mode,
+                        );
                         s.properties.push((name.as_str(), id));
                     }
                     s.properties.sort_unstable_by(|a, b| a.0.cmp(b.0));

@@ -102,7 +102,12 @@ impl Walk<'_> {
         if let Some(object) = instance.as_object() {
             for name in map.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
                 if let Some(member) = object.get(name) {
-                    out.push(site("required", &json!(name), format!("{at}/{}", jerry_contracts_pointer::escape(name)), member));
+                    out.push(site(
+                        "required",
+                        &json!(name),
+                        format!("{at}/{}", jerry_contracts_pointer::escape(name)),
+                        member,
+                    ));
                 }
             }
             let declared = map.get("properties").and_then(Value::as_object);

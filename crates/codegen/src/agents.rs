@@ -449,7 +449,9 @@ fn pointer_format(steps: &[Step]) -> (String, Vec<syn::Ident>) {
     for step in steps {
         format.push('/');
         match step {
-            Step::Member(member) => format.push_str(&jerry_contracts_pointer::escape(member).replace('{', "{{").replace('}', "}}")),
+            Step::Member(member) => {
+                format.push_str(&jerry_contracts_pointer::escape(member).replace('{', "{{").replace('}', "}}"))
+            }
             Step::Index(index) => {
                 format.push_str("{}");
                 indices.push(index.clone());
@@ -458,4 +460,3 @@ fn pointer_format(steps: &[Step]) -> (String, Vec<syn::Ident>) {
     }
     (format, indices)
 }
-

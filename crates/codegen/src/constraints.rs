@@ -201,7 +201,14 @@ fn walk_sourced(
     }
     for key in ["properties", "definitions"] {
         for (name, sub) in map.get(key).and_then(Value::as_object).into_iter().flatten() {
-            walk_sourced(file, &format!("{pointer}/{key}/{}", jerry_contracts_pointer::escape(name)), sub, false, out, depth + 1);
+            walk_sourced(
+                file,
+                &format!("{pointer}/{key}/{}", jerry_contracts_pointer::escape(name)),
+                sub,
+                false,
+                out,
+                depth + 1,
+            );
         }
     }
     for key in ["items", "additionalProperties", "then", "else", "not"] {

@@ -289,9 +289,9 @@ fn dispatch(def: &TypeDef, agent_types: &[&str]) -> Option<TokenStream> {
             quote! { Self::#variant(_) => ::std::option::Option::None, }
         }
     });
-    let poke_arms = variants
-        .iter()
-        .map(|(variant, _, _)| quote! { Self::#variant(v) => ::jerry_contracts::__private::poke::Poke::poke(v, tweak), });
+    let poke_arms = variants.iter().map(
+        |(variant, _, _)| quote! { Self::#variant(v) => ::jerry_contracts::__private::poke::Poke::poke(v, tweak), },
+    );
     let validate_arms =
         variants.iter().map(|(variant, _, _)| quote! { Self::#variant(v) => v.validate_into(ctx, parent, report), });
     let schema_branches = variants.iter().map(|(_, target, agent)| {

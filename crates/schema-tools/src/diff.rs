@@ -42,7 +42,6 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-
 /// How far a change reaches: the version component it forces up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Class {
@@ -647,7 +646,8 @@ fn resolve(base: Option<&str>, reference: &str) -> (String, String) {
         None => location.to_owned(),
     };
     // A malformed fragment names no schema object: kept as written, it points at nothing.
-    let pointer = jerry_contracts_pointer::percent_decode(fragment).map_or_else(|_| fragment.to_owned(), |p| p.into_owned());
+    let pointer =
+        jerry_contracts_pointer::percent_decode(fragment).map_or_else(|_| fragment.to_owned(), |p| p.into_owned());
     (document, pointer)
 }
 

@@ -51,7 +51,10 @@ impl Target {
 
     /// JSON Pointer of the target inside its schema file.
     pub fn pointer(&self) -> String {
-        self.definition.as_ref().map(|name| format!("/definitions/{}", jerry_contracts_pointer::escape(name))).unwrap_or_default()
+        self.definition
+            .as_ref()
+            .map(|name| format!("/definitions/{}", jerry_contracts_pointer::escape(name)))
+            .unwrap_or_default()
     }
 }
 

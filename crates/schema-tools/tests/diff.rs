@@ -1149,7 +1149,12 @@ fn plant(mutation: Mutation, schema: &mut Value, rng: &mut Rng) -> Option<Plante
             let names = keys(schema.get("definitions"));
             let name = rng.pick(&names)?.clone();
             schema.get_mut("definitions")?.as_object_mut()?.remove(&name);
-            planted(MAJ, format!("/definitions/{}", jerry_contracts_pointer::escape(&name)), K::DefinitionRemoved, Some(MIN))
+            planted(
+                MAJ,
+                format!("/definitions/{}", jerry_contracts_pointer::escape(&name)),
+                K::DefinitionRemoved,
+                Some(MIN),
+            )
         }
         Mutation::AddUniqueItems => {
             let site =
