@@ -19,7 +19,8 @@ mod transforms;
 pub mod typed;
 mod uri;
 
-pub use rules::{FiniteValue, UniqueItems, finite, unique_items};
+pub use crate::validation::subject::{Held, Subject};
+pub use rules::{FiniteValue, UniqueItems, finite, undeclared, unique_items};
 #[cfg(feature = "schemars")]
 pub use transforms::{extend_format_uri, extend_format_uri_reference, nullable, unique};
 pub use uri::{UriReferenceValue, has_scheme, uri, uri_reference};

@@ -1,5 +1,6 @@
 //! `garde` custom rules on numbers and arrays: [`finite`] on every float (JSON has no NaN or
-//! infinity) and [`unique_items`] for `uniqueItems: true`.
+//! infinity), [`unique_items`] for `uniqueItems: true`, and [`undeclared`] on the `extra` map
+//! (no member named like a declared field).
 
 /// Values [`finite`] checks: `f64`, and options and lists of them.
 pub trait FiniteValue {
@@ -74,6 +75,15 @@ pub fn unique_items<T: UniqueItems + ?Sized>(value: &T, _ctx: &()) -> garde::Res
     match value.first_repeat() {
         None => Ok(()),
         Some((earlier, later)) => Err(garde::Error::new(format!("items {earlier} and {later} are equal"))),
+    }
+}
+
+/// The generated structs' `extra` fields check this: a member named like a declared field would
+/// be written twice.
+pub fn undeclared(declared: &'static [&'static str]) -> impl FnOnce(&crate::Extra, &()) -> garde::Result {
+    move |extra, _| match declared.iter().find(|name| extra.contains_key(name)) {
+        Some(name) => Err(garde::Error::new(format!("extra holds a member named like the declared field `{name}`"))),
+        None => Ok(()),
     }
 }
 

@@ -640,35 +640,41 @@ fn schema_valid(catalogue: Catalogue, info: &'static SchemaInfo, value: &Value, 
     report.records.len() == before
 }
 
-/// A schema-valid document in its generated type, for the rule layers: read from the
-/// document, or borrowed from a typed value ([`Validator::validate_typed`]).
-#[doc(hidden)]
-#[derive(Debug, Clone)]
-pub enum Subject<'a> {
-    /// A v1.0.0 handoff envelope.
-    Envelope10(Cow<'a, v1_0::SessionContext>),
-    /// A v1.1.0 handoff envelope.
-    Envelope11(Cow<'a, v1_1::SessionContext>),
-    /// A standalone agent output (at the document root).
-    Agent(Held<'a>),
-    /// A mission task graph.
-    TaskGraph(Cow<'a, crate::mission::MissionTaskGraph>),
-    /// A v1.1.0 envelope or an agent output the skim judged clean ([`crate::__private::skim`]), as what
-    /// the rule layers read of it.
-    Skimmed(Facts<'a>),
-    /// Any other contract: only the schema layer applies.
-    Other,
+/// The value the rule layers judge: named by the generated `Document` impls, so it is reached
+/// through [`crate::__private`], not from here.
+pub(crate) mod subject {
+    use super::*;
+
+    /// A schema-valid document in its generated type, for the rule layers: read from the
+    /// document, or borrowed from a typed value ([`Validator::validate_typed`]).
+    #[derive(Debug, Clone)]
+    pub enum Subject<'a> {
+        /// A v1.0.0 handoff envelope.
+        Envelope10(Cow<'a, v1_0::SessionContext>),
+        /// A v1.1.0 handoff envelope.
+        Envelope11(Cow<'a, v1_1::SessionContext>),
+        /// A standalone agent output (at the document root).
+        Agent(Held<'a>),
+        /// A mission task graph.
+        TaskGraph(Cow<'a, crate::mission::MissionTaskGraph>),
+        /// A v1.1.0 envelope or an agent output the skim judged clean ([`crate::__private::skim`]), as what
+        /// the rule layers read of it.
+        Skimmed(Facts<'a>),
+        /// Any other contract: only the schema layer applies.
+        Other,
+    }
+
+    /// An agent output the rule layers judge: borrowed from a typed value, or read from a document.
+    #[derive(Debug, Clone)]
+    pub enum Held<'a> {
+        /// A typed value's own output.
+        Borrowed(&'a dyn crate::AgentOutput),
+        /// An output read from a document.
+        Owned(std::sync::Arc<dyn crate::AgentOutput>),
+    }
 }
 
-/// An agent output the rule layers judge: borrowed from a typed value, or read from a document.
-#[doc(hidden)]
-#[derive(Debug, Clone)]
-pub enum Held<'a> {
-    /// A typed value's own output.
-    Borrowed(&'a dyn crate::AgentOutput),
-    /// An output read from a document.
-    Owned(std::sync::Arc<dyn crate::AgentOutput>),
-}
+pub(crate) use subject::{Held, Subject};
 
 impl std::ops::Deref for Held<'_> {
     type Target = dyn crate::AgentOutput;

@@ -195,7 +195,7 @@ fn struct_impls(item: &mut syn::ItemStruct) -> Result<TokenStream, String> {
     // garde: the extra field may not hold a declared member's name.
     for field in fields.named.iter_mut().filter(|f| f.ident.as_ref().is_some_and(|i| *i == extra)) {
         field.attrs.retain(|a| !a.path().is_ident("garde"));
-        let rule = quote!(#[garde(custom(::jerry_contracts::extra::undeclared(&[#(#names),*])))]);
+        let rule = quote!(#[garde(custom(::jerry_contracts::__private::undeclared(&[#(#names),*])))]);
         field.attrs.push(attr(&rule.to_string()));
     }
     for field in fields.named.iter_mut() {
