@@ -19,6 +19,7 @@ mod transforms;
 pub mod typed;
 mod uri;
 
+pub use crate::validation::facts::Facts;
 pub use crate::validation::subject::{Held, Subject};
 pub use rules::{FiniteValue, UniqueItems, finite, undeclared, unique_items};
 #[cfg(feature = "schemars")]

@@ -11,7 +11,7 @@
 pub mod codes;
 mod constitutional;
 mod detect;
-mod facts;
+pub(crate) mod facts;
 mod reference;
 mod report;
 mod schema;
@@ -23,7 +23,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-pub use facts::Facts;
+pub(crate) use facts::Facts;
 pub use report::{Report, record, with_values};
 pub use schema::equal as json_equal;
 
