@@ -4,7 +4,8 @@ suite fail. Heavy; not part of CI.
 
     python3 scripts/mutants.py holes [NAME...]      the curated breaks (issue 9's holes and more)
     python3 scripts/mutants.py cargo [-- ARGS...]   cargo-mutants over the generator's attribute
-                                                     pass, src/support.rs and src/validation/
+                                                     pass, the runtime support (src/private/,
+                                                     src/pattern.rs …) and src/validation/
 
 `holes` applies each curated break to the working tree in turn (refusing to start on a tree with
 uncommitted changes to the files it touches, and restoring every file afterwards, also on Ctrl-C),
@@ -12,10 +13,10 @@ runs the gate tests and reports whether they caught it; exit 1 if any break went
 About 1.5 minutes a break on the 2-core machine.
 
 `cargo` installs cargo-mutants (pinned) when it is missing and runs it with the gate tests as the
-test command; extra ARGS go to cargo-mutants (`--shard 0/4`, `-f src/support.rs`, `--list` …).
+test command; extra ARGS go to cargo-mutants (`--shard 0/4`, `-f src/private/uri.rs`, `--list` …).
 Results land in mutants.out/ (outcomes.json, caught.txt, missed.txt, unviable.txt). The whole run
 is long on 2 cores (about 1.5 minutes a mutant: ~92 mutants in attributes.rs, ~660 in
-src/support.rs and src/validation/); `--shard k/n` splits it across machines or sessions.
+the runtime support and src/validation/); `--shard k/n` splits it across machines or sessions.
 """
 
 import os
@@ -45,15 +46,15 @@ TEST_COMMAND = ["cargo", "test", "-q", "--no-fail-fast", "-p", "jerry-contracts"
 PASSES_RULE = 'custom(|_, _| ::std::result::Result::<(), ::garde::Error>::Ok(()))'
 HOLES = [
     ("uri-reference-rule", "crates/codegen/src/attributes.rs",
-     'Some("uri-reference") => rules.push("custom(::jerry_contracts::support::uri_reference)".to_owned()),',
+     'Some("uri-reference") => rules.push("custom(::jerry_contracts::__private::uri_reference)".to_owned()),',
      'Some("uri-reference") => rules.push("' + PASSES_RULE.replace('"', '\\"') + '".to_owned()),',
      "the garde rule of format uri-reference is dropped (issue 9: passed every test)"),
     ("uri-rule", "crates/codegen/src/attributes.rs",
-     'Some("uri") => rules.push("custom(::jerry_contracts::support::uri)".to_owned()),',
+     'Some("uri") => rules.push("custom(::jerry_contracts::__private::uri)".to_owned()),',
      'Some("uri") => rules.push("' + PASSES_RULE.replace('"', '\\"') + '".to_owned()),',
      "the garde rule of format uri is dropped"),
     ("unique-items-rule", "crates/codegen/src/attributes.rs",
-     'rules.push("custom(::jerry_contracts::support::unique_items)".to_owned());',
+     'rules.push("custom(::jerry_contracts::__private::unique_items)".to_owned());',
      'rules.push("' + PASSES_RULE.replace('"', '\\"') + '".to_owned());',
      "the garde rule of uniqueItems is dropped (the drift gate's structural half cannot see it)"),
     ("max-length-rule", "crates/codegen/src/attributes.rs",
@@ -88,15 +89,15 @@ HOLES = [
      "root.keys().any(|k| !NOT_A_ROOT.contains(&k.as_str()))",
      'root.keys().any(|k| ["type", "properties", "$ref", "const"].contains(&k.as_str()))',
      "a bare enum root gets no type again"),
-    ("boundary-cases-unread", "crates/codegen/src/fixtures.rs",
+    ("boundary-cases-unread", "crates/schema-tools/src/fixtures.rs",
      "    for set in sets.values_mut() {\n        read_boundary(set, &mut problems);\n    }",
      "",
      "the boundary cases are no longer expanded into fixtures"),
     ("interpreter-format", "src/validation/schema.rs",
-     "Self::UriReference => crate::support::uri_reference(text, &()).err().map(|e| e.to_string()),",
+     "Self::UriReference => crate::__private::uri_reference(text, &()).err().map(|e| e.to_string()),",
      "Self::UriReference => None,",
      "the schema layer stops checking uri-reference"),
-    ("ecma-digits", "src/support.rs",
+    ("ecma-digits", "src/pattern.rs",
      "Ok(Self { source, regex: regress::Regex::new(source)? })",
      'Ok(Self { source, regex: regress::Regex::with_flags(&source.replace("\\\\d", "\\\\p{Nd}"), "u")? })',
      "ECMA `\\d` made to match any Unicode digit, in the types and the schema layer"),
@@ -181,7 +182,8 @@ def holes(selected):
 def cargo_mutants(args):
     if shutil.which("cargo-mutants") is None:
         run(["cargo", "install", "--locked", "cargo-mutants", "--version", CARGO_MUTANTS_VERSION], check=True)
-    files = ["crates/codegen/src/attributes.rs", "src/support.rs", "src/validation/*.rs"]
+    files = ["crates/codegen/src/attributes.rs", "src/constant.rs", "src/pattern.rs", "src/pointer.rs",
+             "src/private/*.rs", "src/validation/*.rs"]
     command = ["cargo", "mutants", "--workspace", "--timeout", "300", "--build-timeout", "600",
                "--test-package", "jerry-contracts", "--test-package", "jerry-contracts-conformance"]
     if not any(a in ("-f", "--file") for a in args):

@@ -102,8 +102,8 @@ pub(crate) struct AgentReader {
     /// The same, from JSON bytes.
     pub(crate) bytes: fn(&[u8]) -> Option<Box<dyn AgentOutput>>,
     /// Skims the output of the agent named first from JSON bytes into the context
-    /// ([`crate::skim`]); `false` unless it skims clean.
-    pub(crate) skim: for<'de> fn(&'static str, &'de [u8], &mut crate::skim::Cx<'de>) -> bool,
+    /// ([`crate::__private::skim`]); `false` unless it skims clean.
+    pub(crate) skim: for<'de> fn(&'static str, &'de [u8], &mut crate::__private::skim::Cx<'de>) -> bool,
     /// Whether its output defines requirement ids (a run learns them).
     pub(crate) defines_requirements: bool,
     /// Whether its output refers to requirement ids (REF-002 judges them).
@@ -134,19 +134,25 @@ pub(crate) fn read_bytes<T>(bytes: &[u8]) -> Option<Box<dyn AgentOutput>>
 where
     T: AgentOutput + serde::de::DeserializeOwned + garde::Validate<Context = ()>,
 {
-    let output: T = crate::read::from_bytes(bytes).ok()?;
+    let output: T = crate::__private::read::from_bytes(bytes).ok()?;
     garde::Validate::validate(&output).ok()?;
     Some(Box::new(output))
 }
 
 /// [`AgentReader::skim`] for the output type `T`.
-pub(crate) fn skim_bytes<'de, T>(agent: &'static str, bytes: &'de [u8], cx: &mut crate::skim::Cx<'de>) -> bool
+pub(crate) fn skim_bytes<'de, T>(
+    agent: &'static str,
+    bytes: &'de [u8],
+    cx: &mut crate::__private::skim::Cx<'de>,
+) -> bool
 where
-    T: AgentOutput + crate::skim::Skim + serde::de::DeserializeOwned + garde::Validate<Context = ()>,
+    T: AgentOutput + crate::__private::skim::Skim + serde::de::DeserializeOwned + garde::Validate<Context = ()>,
 {
     let Ok(text) = simdutf8::basic::from_utf8(bytes) else { return false };
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    crate::skim::output::<T, Box<dyn AgentOutput>, _>(&mut deserializer, cx, Some(agent), |output| Box::new(output))
-        .is_ok()
+    crate::__private::skim::output::<T, Box<dyn AgentOutput>, _>(&mut deserializer, cx, Some(agent), |output| {
+        Box::new(output)
+    })
+    .is_ok()
         && deserializer.end().is_ok()
 }

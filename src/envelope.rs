@@ -128,14 +128,14 @@ impl SessionContext {
             payload_schema_ref: Option<Value>,
         }
         let slow = || {
-            let value: Value = crate::read::value_from_slice(bytes).map_err(|err| EnvelopeError::Json {
+            let value: Value = crate::__private::read::value_from_slice(bytes).map_err(|err| EnvelopeError::Json {
                 line: err.line(),
                 column: err.column(),
-                message: crate::read::malformed(bytes, &err),
+                message: crate::__private::read::malformed(bytes, &err),
             })?;
             Self::from_value(&value)
         };
-        let Ok(scan) = crate::read::from_bytes::<Scan>(bytes) else { return slow() };
+        let Ok(scan) = crate::__private::read::from_bytes::<Scan>(bytes) else { return slow() };
         let mut head = serde_json::Map::new();
         if let Some(version) = scan.schema_version {
             head.insert("schema_version".to_owned(), version);
@@ -144,9 +144,9 @@ impl SessionContext {
         // A document the typed read refuses takes the `Value` path, which reports malformed
         // JSON (recursion limit, a repeated member) as such and shape errors at their place.
         if version.minor == 0 {
-            return crate::read::from_bytes(bytes).map(|c| Self::V1_0(Box::new(c))).or_else(|_| slow());
+            return crate::__private::read::from_bytes(bytes).map(|c| Self::V1_0(Box::new(c))).or_else(|_| slow());
         }
-        let Ok(context) = crate::read::from_bytes::<v1_1::SessionContext>(bytes) else { return slow() };
+        let Ok(context) = crate::__private::read::from_bytes::<v1_1::SessionContext>(bytes) else { return slow() };
         match scan.payload_schema_ref {
             None => Ok(Self::V1_1(Box::new(context))),
             Some(Value::String(reference)) => {
@@ -283,7 +283,7 @@ fn check<T: garde::Validate<Context = ()>>(value: &T) -> Result<(), EnvelopeErro
     let Err(report) = value.validate() else { return Ok(()) };
     let (path, error) = report.iter().next().map(|(p, e)| (p.clone(), e.clone())).unzip();
     Err(EnvelopeError::Shape(Violation {
-        pointer: path.map(|p| crate::support::json_pointer(&p)).unwrap_or_default(),
+        pointer: path.map(|p| crate::pointer::from_garde_path(&p)).unwrap_or_default(),
         message: error.map(|e| e.message().to_owned()).unwrap_or_else(|| report.to_string()),
         stage: crate::typed::Stage::Constraint,
     }))
@@ -337,7 +337,7 @@ impl<'de, P: Deserialize<'de>> Deserialize<'de> for Handoff<P> {
             name: &str,
         ) -> Result<(), A::Error> {
             if slot.is_some() {
-                return crate::read::duplicate(map, name);
+                return crate::__private::read::duplicate(map, name);
             }
             *slot = Some(map.next_value()?);
             Ok(())
@@ -354,7 +354,7 @@ impl<'de, P: Deserialize<'de>> Deserialize<'de> for Handoff<P> {
                 let (mut version, mut session, mut source, mut target, mut time) = (None, None, None, None, None);
                 let (mut reference, mut workflow, mut state, mut trace, mut payload) = (None, None, None, None, None);
                 let mut extra = crate::Extra::new();
-                while let Some(key) = map.next_key::<crate::read::Key<'de>>()? {
+                while let Some(key) = map.next_key::<crate::__private::read::Key<'de>>()? {
                     match key.0.as_ref() {
                         "schema_version" => once(&mut map, &mut version, "schema_version")?,
                         "session_id" => once(&mut map, &mut session, "session_id")?,
@@ -366,23 +366,23 @@ impl<'de, P: Deserialize<'de>> Deserialize<'de> for Handoff<P> {
                         "workflow_state" => once(&mut map, &mut state, "workflow_state")?,
                         "trace" => once(&mut map, &mut trace, "trace")?,
                         "payload" => once(&mut map, &mut payload, "payload")?,
-                        _ => crate::read::unknown(&mut map, &mut extra, key)?,
+                        _ => crate::__private::read::unknown(&mut map, &mut extra, key)?,
                     }
                 }
                 Ok(Handoff {
                     envelope: HandoffEnvelope {
-                        schema_version: version.ok_or_else(|| crate::read::missing("schema_version"))?,
-                        session_id: session.ok_or_else(|| crate::read::missing("session_id"))?,
-                        source_agent: source.ok_or_else(|| crate::read::missing("source_agent"))?,
-                        target_agent: target.ok_or_else(|| crate::read::missing("target_agent"))?,
-                        timestamp: time.ok_or_else(|| crate::read::missing("timestamp"))?,
+                        schema_version: version.ok_or_else(|| crate::__private::read::missing("schema_version"))?,
+                        session_id: session.ok_or_else(|| crate::__private::read::missing("session_id"))?,
+                        source_agent: source.ok_or_else(|| crate::__private::read::missing("source_agent"))?,
+                        target_agent: target.ok_or_else(|| crate::__private::read::missing("target_agent"))?,
+                        timestamp: time.ok_or_else(|| crate::__private::read::missing("timestamp"))?,
                         payload_schema_ref: reference,
                         workflow_id: workflow,
                         workflow_state: state,
                         trace,
                         extra,
                     },
-                    payload: payload.ok_or_else(|| crate::read::missing("payload"))?,
+                    payload: payload.ok_or_else(|| crate::__private::read::missing("payload"))?,
                 })
             }
         }

@@ -68,8 +68,8 @@ fn envelope_version(info: &SchemaInfo) -> Option<&'static str> {
 /// Removes the value at `pointer` from its parent object; false when there is none.
 fn remove(document: &mut Value, pointer: &str) -> bool {
     let Some((parent, last)) = pointer.rsplit_once('/') else { return false };
-    let key = last.replace("~1", "/").replace("~0", "~");
-    document.pointer_mut(parent).and_then(Value::as_object_mut).is_some_and(|o| o.remove(&key).is_some())
+    let Ok(key) = jerry_contracts_pointer::unescape(last) else { return false };
+    document.pointer_mut(parent).and_then(Value::as_object_mut).is_some_and(|o| o.remove(key.as_ref()).is_some())
 }
 
 struct Generator {

@@ -177,16 +177,6 @@ impl<'a> IntoIterator for &'a Extra {
     }
 }
 
-/// The generated structs' `extra` fields check this: a member named like a declared field would
-/// be written twice.
-#[doc(hidden)]
-pub fn undeclared(declared: &'static [&'static str]) -> impl FnOnce(&Extra, &()) -> garde::Result {
-    move |extra, _| match declared.iter().find(|name| extra.contains_key(name)) {
-        Some(name) => Err(garde::Error::new(format!("extra holds a member named like the declared field `{name}`"))),
-        None => Ok(()),
-    }
-}
-
 #[cfg(feature = "schemars")]
 impl schemars::JsonSchema for Extra {
     fn schema_name() -> std::borrow::Cow<'static, str> {

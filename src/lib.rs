@@ -51,7 +51,12 @@ pub const SCHEMA_ID_BASE: &str = "https://jerry.dev/schemas/";
 /// The meta-schema every contract declares in `$schema`: JSON Schema draft-07.
 pub const SCHEMA_DIALECT: &str = "http://json-schema.org/draft-07/schema#";
 
+/// Runtime items only the generated code names; not part of the API.
+#[doc(hidden)]
+#[path = "private/mod.rs"]
+pub mod __private;
 mod agent;
+pub mod constant;
 mod contract;
 mod ecma;
 pub mod envelope;
@@ -60,16 +65,10 @@ pub mod extra;
 pub mod formats;
 pub mod invalid;
 pub mod number;
-#[cfg(feature = "testing")]
-#[doc(hidden)]
-pub mod poke;
-#[doc(hidden)]
-pub mod read;
+pub mod pattern;
+pub mod pointer;
 pub mod registry;
 mod shorten;
-#[doc(hidden)]
-pub mod skim;
-pub mod support;
 pub mod typed;
 pub mod validation;
 pub mod versions;

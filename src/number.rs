@@ -419,7 +419,7 @@ impl<'de, T: Numeric> Visitor<'de> for TextSeed<T> {
 }
 
 /// Reads only the value of a number, as [`Number`]'s read does but without keeping its text: the
-/// check a skim makes ([`crate::skim`]). Accepts exactly what that read accepts.
+/// check a skim makes ([`crate::__private::skim`]). Accepts exactly what that read accepts.
 pub(crate) fn value<'de, T: Numeric, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
     deserializer.deserialize_newtype_struct(RAW_TOKEN, ValueVisitor(PhantomData))
 }

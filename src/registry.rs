@@ -130,11 +130,9 @@ pub(crate) fn resolve_in(
         lookup_in(schemas, &path)
             .ok_or_else(|| format!("$ref {reference:?} names {path}, which is not in the registry"))?
     };
-    let pointer = percent_decode(fragment);
-    if !pointer.is_empty() && !pointer.starts_with('/') {
-        return Err(format!("$ref {reference:?} has a fragment that is not a JSON Pointer"));
-    }
-    Ok((info, pointer))
+    let pointer = jerry_contracts_pointer::fragment_pointer(fragment)
+        .map_err(|err| format!("$ref {reference:?} has a fragment that is not a JSON Pointer: {err}"))?;
+    Ok((info, pointer.into_owned()))
 }
 
 /// `relative` resolved against the directory of `base` (both paths under `schemas/`).
@@ -151,27 +149,6 @@ fn join(base: &str, relative: &str) -> String {
         }
     }
     segments.join("/")
-}
-
-/// Decodes `%XX` escapes of a URI fragment (anything malformed is kept as written).
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut at = 0;
-    while let Some(&byte) = bytes.get(at) {
-        let hex = bytes.get(at + 1..at + 3).and_then(|h| std::str::from_utf8(h).ok());
-        match hex.filter(|_| byte == b'%').and_then(|h| u8::from_str_radix(h, 16).ok()) {
-            Some(decoded) => {
-                out.push(decoded);
-                at += 3;
-            }
-            None => {
-                out.push(byte);
-                at += 1;
-            }
-        }
-    }
-    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
 }
 
 /// The name of the schema at `pointer` in `info`'s file, `NAME#POINTER`
@@ -220,7 +197,11 @@ mod tests {
     fn references_resolve_relative_to_their_file() {
         assert_eq!(join("session_context/v1.1.0.json", "../agents/ps/x.json"), "agents/ps/x.json");
         assert_eq!(join("session_context/v1.1.0.json", "v1.0.0.json"), "session_context/v1.0.0.json");
-        assert_eq!(percent_decode("/definitions/a%20b"), "/definitions/a b");
+        let envelope = lookup("session_context/v1.1.0").expect("v1.1.0");
+        let (_, pointer) = resolve(envelope, "v1.0.0.json#/definitions/a%20b").expect("decodes");
+        assert_eq!(pointer, "/definitions/a b");
+        // `%+F` is not an escape (a decoder on `u8::from_str_radix` read it as 0x0F).
+        assert!(resolve(envelope, "v1.0.0.json#/definitions/a%+F").is_err());
         let envelope = lookup("session_context/v1.1.0").expect("v1.1.0");
         let (target, pointer) = resolve(envelope, "v1.0.0.json#/definitions/trace").expect("resolves");
         assert_eq!((target.path, pointer.as_str()), ("session_context/v1.0.0.json", "/definitions/trace"));

@@ -14,73 +14,41 @@ pub struct TypeEntry {
     pub pointer: &'static str,
     /// Public path of the Rust type, e.g. `agents::ps::ResearcherOutput`.
     pub rust_path: &'static str,
-    /// The typed check (filled in by generated code).
-    #[doc(hidden)]
-    pub check: fn(&Value) -> Result<(), Vec<Violation>>,
-    /// The round trip (filled in by generated code).
-    #[doc(hidden)]
-    pub round_trip: fn(&Value) -> Result<Value, Violation>,
-    /// The soundness probe (filled in by generated code).
-    #[doc(hidden)]
-    pub written: fn(&Value) -> Result<Option<Value>, Violation>,
-    /// The soundness probe with a change only Rust code can make (filled in by generated code).
-    #[cfg(feature = "testing")]
-    #[doc(hidden)]
-    pub poked: fn(&Value, &mut crate::poke::Tweak) -> Result<Option<Value>, Violation>,
-    /// The relay of JSON text (filled in by generated code).
-    #[doc(hidden)]
-    pub relay: fn(&[u8]) -> Result<String, Violation>,
-    /// The skim's verdict on JSON text ([`crate::skim`]; filled in by generated code).
-    #[doc(hidden)]
-    pub skim: fn(&[u8]) -> bool,
-    /// The verdict the skim must equal: the typed read of JSON text, then `garde` (filled in by
-    /// generated code).
-    #[doc(hidden)]
-    pub read_valid: fn(&[u8]) -> bool,
-    /// The derived schema (filled in by generated code).
-    #[cfg(feature = "schemars")]
-    #[doc(hidden)]
-    pub json_schema: fn() -> Value,
+    /// What the generated code fills in: the functions behind the methods.
+    pub(crate) hooks: crate::__private::typed::Hooks,
 }
 
 impl TypeEntry {
     /// Checks `value` through the type: every violation, each with its JSON Pointer. A value that
     /// does not have the type's shape stops at the first shape error (serde reads one error).
     pub fn check(&self, value: &Value) -> Result<(), Vec<Violation>> {
-        (self.check)(value)
+        (self.hooks.check)(value)
     }
 
     /// Reads `value` as the type and writes it back: a document of the type's schema comes back
     /// unchanged (nothing given is lost).
     pub fn round_trip(&self, value: &Value) -> Result<Value, Violation> {
-        (self.round_trip)(value)
+        (self.hooks.round_trip)(value)
     }
 
     /// Reads `value` as the type and, when the typed value passes `validate()`, writes it back:
     /// `Ok(None)` when it does not validate. Whatever this writes must be a document the schema
     /// accepts (the soundness property, tests/properties.rs).
     pub fn written(&self, value: &Value) -> Result<Option<Value>, Violation> {
-        (self.written)(value)
-    }
-
-    /// [`TypeEntry::written`] after `tweak` changed the typed value (feature `testing`).
-    #[cfg(feature = "testing")]
-    #[doc(hidden)]
-    pub fn poked(&self, value: &Value, tweak: &mut crate::poke::Tweak) -> Result<Option<Value>, Violation> {
-        (self.poked)(value, tweak)
+        (self.hooks.written)(value)
     }
 
     /// Reads JSON text as the type and writes it back compactly: every member comes back with
     /// the same value, and every number with the same text (docs/decisions.md D-112). Declared
     /// members are written in the schema's order, then undeclared ones in their own order.
     pub fn relay(&self, json: &[u8]) -> Result<String, Violation> {
-        (self.relay)(json)
+        (self.hooks.relay)(json)
     }
 
     /// The schema schemars derives from the type (draft-07).
     #[cfg(feature = "schemars")]
     pub fn derived_schema(&self) -> Value {
-        (self.json_schema)()
+        (self.hooks.json_schema)()
     }
 }
 
@@ -142,7 +110,7 @@ pub fn deserialize<T: DeserializeOwned>(value: &Value) -> Result<T, Violation> {
 /// assert!(err.message.starts_with("duplicate member `agent_id`"));
 /// ```
 pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Violation> {
-    crate::read::from_bytes(bytes).map_err(|_| {
+    crate::__private::read::from_bytes(bytes).map_err(|_| {
         let mut deserializer = serde_json::Deserializer::from_slice(bytes);
         match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
             Err(err) => violation(err),
@@ -164,152 +132,8 @@ fn violation<E: std::fmt::Display>(err: serde_path_to_error::Error<E>) -> Violat
     Violation { pointer, message, stage: Stage::Shape }
 }
 
-const NESTED_PREFIX: &str = "at ";
-const NESTED_SUFFIX: &str = ": ";
-
-/// The message a type that deserialises its own content gives serde for an inner violation,
-/// so that [`deserialize`] can restore the full pointer.
-pub fn nested(violation: &Violation) -> String {
-    if violation.pointer.is_empty() {
-        violation.message.clone()
-    } else {
-        format!("{NESTED_PREFIX}{}{NESTED_SUFFIX}{}", violation.pointer, violation.message)
-    }
-}
-
-/// The typed check of a type with garde rules (used by generated code).
-#[doc(hidden)]
-pub fn check_validated<T>(value: &Value) -> Result<(), Vec<Violation>>
-where
-    T: DeserializeOwned + garde::Validate<Context = ()>,
-{
-    let typed: T = deserialize(value).map_err(|v| vec![v])?;
-    typed.validate().map_err(|report| {
-        report
-            .iter()
-            .map(|(path, error)| Violation {
-                pointer: crate::support::json_pointer(path),
-                message: error.message().to_owned(),
-                stage: Stage::Constraint,
-            })
-            .collect()
-    })
-}
-
-/// The soundness probe of a type with garde rules (used by generated code).
-#[doc(hidden)]
-pub fn written_validated<T>(value: &Value) -> Result<Option<Value>, Violation>
-where
-    T: DeserializeOwned + serde::Serialize + garde::Validate<Context = ()>,
-{
-    let typed: T = deserialize(value)?;
-    if typed.validate().is_err() {
-        return Ok(None);
-    }
-    write(&typed).map(Some)
-}
-
-/// The soundness probe of a type with garde rules after a tweak (used by generated code).
-#[cfg(feature = "testing")]
-#[doc(hidden)]
-pub fn poked_validated<T>(value: &Value, tweak: &mut crate::poke::Tweak) -> Result<Option<Value>, Violation>
-where
-    T: DeserializeOwned + serde::Serialize + garde::Validate<Context = ()> + crate::poke::Poke,
-{
-    let mut typed: T = deserialize(value)?;
-    crate::poke::apply(&mut typed, tweak);
-    if typed.validate().is_err() {
-        return Ok(None);
-    }
-    write(&typed).map(Some)
-}
-
-/// The soundness probe of a type that is valid by construction, after a tweak (used by
-/// generated code).
-#[cfg(feature = "testing")]
-#[doc(hidden)]
-pub fn poked_shape<T>(value: &Value, tweak: &mut crate::poke::Tweak) -> Result<Option<Value>, Violation>
-where
-    T: DeserializeOwned + serde::Serialize + crate::poke::Poke,
-{
-    let mut typed: T = deserialize(value)?;
-    crate::poke::apply(&mut typed, tweak);
-    write(&typed).map(Some)
-}
-
-/// The soundness probe of a type that is valid by construction (used by generated code).
-#[doc(hidden)]
-pub fn written_shape<T: DeserializeOwned + serde::Serialize>(value: &Value) -> Result<Option<Value>, Violation> {
-    let typed: T = deserialize(value)?;
-    write(&typed).map(Some)
-}
-
-fn write<T: serde::Serialize>(typed: &T) -> Result<Value, Violation> {
-    serde_json::to_value(typed).map_err(|err| Violation {
-        pointer: String::new(),
-        message: err.to_string(),
-        stage: Stage::Shape,
-    })
-}
-
-/// Reads JSON text and writes it back (used by generated code).
-#[doc(hidden)]
-pub fn relay<T: DeserializeOwned + serde::Serialize>(json: &[u8]) -> Result<String, Violation> {
-    let typed: T = from_slice(json)?;
-    serde_json::to_string(&typed).map_err(|err| Violation {
-        pointer: String::new(),
-        message: err.to_string(),
-        stage: Stage::Shape,
-    })
-}
-
-/// Deserialises and serialises back (used by generated code).
-#[doc(hidden)]
-pub fn round_trip<T: DeserializeOwned + serde::Serialize>(value: &Value) -> Result<Value, Violation> {
-    let typed: T = deserialize(value)?;
-    serde_json::to_value(&typed).map_err(|err| Violation {
-        pointer: String::new(),
-        message: err.to_string(),
-        stage: Stage::Shape,
-    })
-}
-
-/// Whether `bytes` skim clean as a `T` ([`crate::skim`]).
-#[doc(hidden)]
-pub fn skimmed<T: crate::skim::Skim>(bytes: &[u8]) -> bool {
-    crate::skim::document::<T>(bytes, &mut crate::skim::Cx::new())
-}
-
-/// Whether `bytes` read as a `T` that passes its `garde` rules.
-#[doc(hidden)]
-pub fn read_validated<T: DeserializeOwned + garde::Validate<Context = ()>>(bytes: &[u8]) -> bool {
-    crate::read::from_bytes::<T>(bytes).is_ok_and(|typed| typed.validate().is_ok())
-}
-
-/// Whether `bytes` read as a `T` (a type without rules).
-#[doc(hidden)]
-pub fn read_shaped<T: DeserializeOwned>(bytes: &[u8]) -> bool {
-    crate::read::from_bytes::<T>(bytes).is_ok()
-}
-
-/// The typed check of a type that is valid by construction (enums, constants, format types;
-/// used by generated code).
-#[doc(hidden)]
-pub fn check_shape<T: DeserializeOwned>(value: &Value) -> Result<(), Vec<Violation>> {
-    deserialize::<T>(value).map(drop).map_err(|v| vec![v])
-}
-
-/// The draft-07 schema schemars derives for `T`.
-#[cfg(feature = "schemars")]
-#[doc(hidden)]
-pub fn json_schema<T: schemars::JsonSchema>() -> Value {
-    schemars::generate::SchemaSettings::draft07().into_generator().into_root_schema_for::<T>().to_value()
-}
-
-/// A member name as a JSON Pointer token (RFC 6901: `~` → `~0`, `/` → `~1`).
-pub(crate) fn escape_token(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
-}
+pub(crate) const NESTED_PREFIX: &str = "at ";
+pub(crate) const NESTED_SUFFIX: &str = ": ";
 
 /// A serde_path_to_error path as a JSON Pointer. Where the missing thing is a field, serde
 /// reports the path of the object that lacks it, which is the pointer JSON Schema uses too.
@@ -322,8 +146,7 @@ pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
             // A number reads its source text through serde_json's raw-value map.
             Segment::Map { key } if key == crate::number::RAW_TOKEN => {}
             Segment::Map { key } => {
-                pointer.push('/');
-                pointer.push_str(&escape_token(key));
+                jerry_contracts_pointer::push(&mut pointer, key);
             }
             Segment::Enum { .. } | Segment::Unknown => {}
         }

@@ -148,8 +148,8 @@ pub fn migrate(mut document: Value, target: &str) -> Result<Value, VersionError>
 /// every number's text, the member order and the layout stay as they were. The same checks as
 /// [`migrate`] apply; a 1.1.x document comes back unchanged.
 pub fn migrate_text(json: &[u8], target: &str) -> Result<String, VersionError> {
-    let document =
-        crate::read::value_from_slice(json).map_err(|e| VersionError::NotJson(crate::read::malformed(json, &e)))?;
+    let document = crate::__private::read::value_from_slice(json)
+        .map_err(|e| VersionError::NotJson(crate::__private::read::malformed(json, &e)))?;
     let text =
         std::str::from_utf8(json).map_err(|e| VersionError::NotJson(format!("the document is not UTF-8 text: {e}")))?;
     let before = envelope_version(&document);

@@ -25,7 +25,7 @@ mod support;
 use std::collections::{BTreeMap, BTreeSet};
 
 use jerry_contracts_codegen::constraints;
-use jerry_contracts_codegen::fixtures::{self, BOUNDARY_FILE, BoundaryCase, BoundaryFile, FixtureSet, edit};
+use jerry_contracts_schema_tools::fixtures::{self, BOUNDARY_FILE, BoundaryCase, BoundaryFile, FixtureSet, edit};
 use serde_json::Value;
 use support::boundary::{self, Site};
 

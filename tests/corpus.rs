@@ -5,7 +5,7 @@
 
 mod support;
 
-use jerry_contracts_codegen::fixtures;
+use jerry_contracts_schema_tools::fixtures;
 use serde_json::Value;
 
 /// The ten mission artifacts of seed 004 §3.

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 use std::sync::OnceLock;
 
-use jerry_contracts_codegen::docs;
+use jerry_contracts_schema_tools::docs;
 use serde_json::Value;
 
 fn root() -> &'static Path {

@@ -72,10 +72,11 @@ fn main() {
 "#;
 
 /// The root manifest for a package of its own: no other members, no dev-dependencies or benches,
-/// the generator by absolute path, no debug info (a faster build).
+/// the workspace's crates (the generator, the pointer helper) by absolute path, no debug info
+/// (a faster build).
 fn manifest() -> String {
     let text = fs::read_to_string(Path::new(ROOT).join("Cargo.toml")).unwrap_or_else(|e| panic!("Cargo.toml: {e}"));
-    let codegen = Path::new(ROOT).join("crates/codegen");
+    let crates = Path::new(ROOT).join("crates");
     let mut out = String::new();
     let mut keep = true;
     for line in text.lines() {
@@ -89,9 +90,7 @@ fn manifest() -> String {
         if line.starts_with("members") {
             out.push_str("members = []\n");
         } else {
-            out.push_str(
-                &line.replace("path = \"crates/codegen\"", &format!("path = {:?}", codegen.display().to_string())),
-            );
+            out.push_str(&line.replace("path = \"crates/", &format!("path = \"{}/", crates.display())));
             out.push('\n');
         }
     }

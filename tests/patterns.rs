@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use jerry_contracts::support::EcmaPattern;
+use jerry_contracts::pattern::EcmaPattern;
 use serde_json::Value;
 
 fn walk(dir: &Path, files: &mut Vec<std::path::PathBuf>) {

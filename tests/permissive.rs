@@ -24,7 +24,7 @@ mod support;
 
 use std::collections::HashMap;
 
-use jerry_contracts::support::EcmaPattern;
+use jerry_contracts::pattern::EcmaPattern;
 use jerry_contracts::validation::Validator;
 use jerry_contracts_codegen::Corpus;
 use proptest::strategy::{Strategy, ValueTree};

@@ -18,7 +18,7 @@
 
 mod support;
 
-use jerry_contracts::poke::{Tweak, TweakKind};
+use jerry_contracts::__private::poke::{Tweak, TweakKind};
 use jerry_contracts::typed;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, RngAlgorithm, TestRng, TestRunner};
@@ -99,7 +99,7 @@ enum Mutation {
 }
 
 fn mutate(document: &Value, mutation: &Mutation, sites: &[boundary::Site]) -> Value {
-    use jerry_contracts_codegen::fixtures::edit;
+    use jerry_contracts_schema_tools::fixtures::edit;
     let at = support::places(document);
     let place = |i: usize| at.get(i % at.len().max(1)).cloned();
     let changed = match mutation {
@@ -175,8 +175,8 @@ fn mutated_documents_get_one_verdict_from_types_skim_interpreter_and_reference()
                 );
                 let text = serde_json::to_vec(&mutated).unwrap();
                 prop_assert_eq!(
-                    (entry.skim)(&text),
-                    (entry.read_valid)(&text),
+                    jerry_contracts::__private::typed::skim(entry, &text),
+                    jerry_contracts::__private::typed::read_valid(entry, &text),
                     "{}: skim vs typed read + garde on {}",
                     path,
                     mutated
@@ -229,7 +229,7 @@ fn values_that_pass_validate_serialise_to_documents_the_schema_accepts() {
                     _ => Some(Tweak::new(place, TweakKind::DeclaredExtra)),
                 };
                 let written = match &mut tweak {
-                    Some(tweak) => entry.poked(&value, tweak),
+                    Some(tweak) => jerry_contracts::__private::typed::poked(entry, &value, tweak),
                     None => entry.written(&value),
                 };
                 let Ok(Some(written)) = written else { return Ok(()) };

@@ -11,7 +11,7 @@ use jerry_contracts::{Validate, registry};
 use serde::de::DeserializeOwned;
 
 /// The name `validate_value` takes for a fixture set's target.
-fn target_name(set: &jerry_contracts_codegen::fixtures::FixtureSet) -> String {
+fn target_name(set: &jerry_contracts_schema_tools::fixtures::FixtureSet) -> String {
     match &set.target.definition {
         None => set.target.schema.clone(),
         Some(_) => format!("{}#{}", set.target.schema, set.target.pointer()),

@@ -9,7 +9,7 @@ mod support;
 
 use jerry_contracts::common::ErrorRecord;
 use jerry_contracts::validation::{Report, Validator, validate_as};
-use jerry_contracts_codegen::fixtures::FixtureSet;
+use jerry_contracts_schema_tools::fixtures::FixtureSet;
 use serde_json::{Value, json};
 
 /// `(keyword, pointer)` pairs, sorted: a multiset that compares with `==`.

@@ -1,4 +1,4 @@
-//! The skim ([`jerry_contracts::skim`]) against the typed read plus `garde`: on the text of every
+//! The skim ([`jerry_contracts::__private::skim`]) against the typed read plus `garde`: on the text of every
 //! fixture, for its target type and for every root type, the skim is clean exactly when the
 //! typed read accepts the document and `validate()` passes. (The mutation property test in
 //! `tests/properties.rs` holds them to the same on generated documents at their boundaries.)
@@ -36,7 +36,10 @@ fn the_skim_accepts_exactly_what_the_typed_read_and_garde_accept() {
             for bytes in &variants {
                 for entry in std::iter::once(entry).chain(roots.iter().copied()) {
                     judged += 1;
-                    let (skimmed, read) = ((entry.skim)(bytes), (entry.read_valid)(bytes));
+                    let (skimmed, read) = (
+                        jerry_contracts::__private::typed::skim(entry, bytes),
+                        jerry_contracts::__private::typed::read_valid(entry, bytes),
+                    );
                     clean += usize::from(skimmed);
                     if skimmed != read {
                         disagreements.push(format!(

@@ -1,4 +1,4 @@
-//! What the rule layers read of a skimmed document ([`crate::skim`]): the v1.1.0 envelope's
+//! What the rule layers read of a skimmed document ([`crate::__private::skim`]): the v1.1.0 envelope's
 //! version, agents, session, trace and workflow members, and its agent output's confidence,
 //! artifacts and disclaimer: the agents, trace, confidence and artifacts skimmed with the fields
 //! the rules read kept (`<Type>Kept`), the rest of these members read whole as their generated
@@ -11,12 +11,12 @@ use std::any::Any;
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use crate::__private::skim::{Capture, Cx};
+use crate::constant::True;
 use crate::generated::{
     AgentReferenceKept, ArtifactReferenceKept, CheckedArtifactReferenceKept, ConfidenceScoreKept, TraceKept,
 };
 use crate::session_context::v1_1::{Payload, WorkflowState};
-use crate::skim::{Capture, Cx};
-use crate::support::True;
 
 /// The members a skim keeps for the rule layers (see the module docs).
 #[doc(hidden)]
@@ -68,7 +68,7 @@ impl<'de> Facts<'de> {
     /// What the rules read of `bytes` skimmed as a v1.1.0 envelope; `None` unless it skims clean.
     pub(crate) fn of_envelope(bytes: &'de [u8]) -> Option<Self> {
         let mut cx = Cx::new();
-        if !crate::skim::document::<crate::session_context::v1_1::SessionContext>(bytes, &mut cx) {
+        if !crate::__private::skim::document::<crate::session_context::v1_1::SessionContext>(bytes, &mut cx) {
             return None;
         }
         Some(Facts { envelope: true, ..cx.facts })

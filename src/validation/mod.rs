@@ -11,7 +11,7 @@
 pub mod codes;
 mod constitutional;
 mod detect;
-mod facts;
+pub(crate) mod facts;
 mod reference;
 mod report;
 mod schema;
@@ -23,7 +23,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-pub use facts::Facts;
+pub(crate) use facts::Facts;
 pub use report::{Report, record, with_values};
 pub use schema::equal as json_equal;
 
@@ -327,7 +327,7 @@ impl Validator {
             // Most documents keep every convention: a walk of the bytes that parses only the
             // values a convention applies to tells so, and only a doubt costs a parse.
             Input::Bytes(bytes) if schema::conventions_surely_kept(catalogue.schemas, info, pointer, bytes) => return,
-            Input::Bytes(bytes) => match crate::read::value_from_slice(bytes) {
+            Input::Bytes(bytes) => match crate::__private::read::value_from_slice(bytes) {
                 Ok(value) => {
                     parsed = value;
                     &parsed
@@ -629,13 +629,13 @@ pub fn read_limited<R: std::io::Read>(reader: R, max_bytes: usize) -> std::io::R
 }
 
 fn parse(bytes: &[u8]) -> Result<Value, Report> {
-    crate::read::value_from_slice(bytes).map_err(|err| {
+    crate::__private::read::value_from_slice(bytes).map_err(|err| {
         let mut report = Report::default();
-        if let Some(duplicate) = crate::read::duplicate_member(bytes) {
+        if let Some(duplicate) = crate::__private::read::duplicate_member(bytes) {
             report.push(record(&codes::SCH_DUPLICATE_MEMBER, &duplicate.pointer, duplicate.message));
             return report;
         }
-        report.push(record(&codes::SCH_MALFORMED, "", crate::read::malformed(bytes, &err)));
+        report.push(record(&codes::SCH_MALFORMED, "", crate::__private::read::malformed(bytes, &err)));
         report
     })
 }
@@ -659,35 +659,41 @@ fn schema_valid(catalogue: Catalogue, info: &'static SchemaInfo, value: &Value, 
     report.records.len() == before
 }
 
-/// A schema-valid document in its generated type, for the rule layers: read from the
-/// document, or borrowed from a typed value ([`Validator::validate_typed`]).
-#[doc(hidden)]
-#[derive(Debug, Clone)]
-pub enum Subject<'a> {
-    /// A v1.0.0 handoff envelope.
-    Envelope10(Cow<'a, v1_0::SessionContext>),
-    /// A v1.1.0 handoff envelope.
-    Envelope11(Cow<'a, v1_1::SessionContext>),
-    /// A standalone agent output (at the document root).
-    Agent(Held<'a>),
-    /// A mission task graph.
-    TaskGraph(Cow<'a, crate::mission::MissionTaskGraph>),
-    /// A v1.1.0 envelope or an agent output the skim judged clean ([`crate::skim`]), as what
-    /// the rule layers read of it.
-    Skimmed(Facts<'a>),
-    /// Any other contract: only the schema layer applies.
-    Other,
+/// The value the rule layers judge: named by the generated `Document` impls, so it is reached
+/// through [`crate::__private`], not from here.
+pub(crate) mod subject {
+    use super::*;
+
+    /// A schema-valid document in its generated type, for the rule layers: read from the
+    /// document, or borrowed from a typed value ([`Validator::validate_typed`]).
+    #[derive(Debug, Clone)]
+    pub enum Subject<'a> {
+        /// A v1.0.0 handoff envelope.
+        Envelope10(Cow<'a, v1_0::SessionContext>),
+        /// A v1.1.0 handoff envelope.
+        Envelope11(Cow<'a, v1_1::SessionContext>),
+        /// A standalone agent output (at the document root).
+        Agent(Held<'a>),
+        /// A mission task graph.
+        TaskGraph(Cow<'a, crate::mission::MissionTaskGraph>),
+        /// A v1.1.0 envelope or an agent output the skim judged clean ([`crate::__private::skim`]), as what
+        /// the rule layers read of it.
+        Skimmed(Facts<'a>),
+        /// Any other contract: only the schema layer applies.
+        Other,
+    }
+
+    /// An agent output the rule layers judge: borrowed from a typed value, or read from a document.
+    #[derive(Debug, Clone)]
+    pub enum Held<'a> {
+        /// A typed value's own output.
+        Borrowed(&'a dyn crate::AgentOutput),
+        /// An output read from a document.
+        Owned(std::sync::Arc<dyn crate::AgentOutput>),
+    }
 }
 
-/// An agent output the rule layers judge: borrowed from a typed value, or read from a document.
-#[doc(hidden)]
-#[derive(Debug, Clone)]
-pub enum Held<'a> {
-    /// A typed value's own output.
-    Borrowed(&'a dyn crate::AgentOutput),
-    /// An output read from a document.
-    Owned(std::sync::Arc<dyn crate::AgentOutput>),
-}
+pub(crate) use subject::{Held, Subject};
 
 impl std::ops::Deref for Held<'_> {
     type Target = dyn crate::AgentOutput;
@@ -710,7 +716,7 @@ impl<'a> Subject<'a> {
                 // An agent output is judged as the agent its schema names (its type checks the
                 // document's own agent_id).
                 let reader = crate::agent::AgentReader::find(info.agent_id.as_deref()?)?;
-                let mut cx = crate::skim::Cx::new();
+                let mut cx = crate::__private::skim::Cx::new();
                 (reader.skim)(reader.info.id, bytes, &mut cx).then_some(Self::Skimmed(cx.facts))
             }
         }
@@ -761,7 +767,7 @@ impl Source for &Value {
 
 impl Source for &[u8] {
     fn read<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
-        crate::read::from_bytes(self).ok()
+        crate::__private::read::from_bytes(self).ok()
     }
 
     fn agent(&self, reader: &crate::agent::AgentReader) -> Option<Box<dyn crate::AgentOutput>> {

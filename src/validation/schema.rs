@@ -32,9 +32,9 @@ use super::codes::{self, Code};
 use super::{Report, record, with_values};
 use crate::common::{ErrorRecord, ErrorRecordSeverity};
 use crate::formats::{Date, DateTime};
+use crate::pattern::EcmaPattern;
 use crate::registry::{self, SchemaInfo};
 use crate::shorten::shortened;
-use crate::support::EcmaPattern;
 
 /// How many schema levels one validation descends before it gives up with a record (the corpus
 /// needs a few dozen at most; only a recursive schema could go deeper).
@@ -208,7 +208,7 @@ impl Tree {
         // Instance pointers come from the layers themselves; a token that does not unescape
         // (none should) ends the walk where it is.
         for token in instance.split('/').skip(1) {
-            let Some(token) = unescape(token) else { break };
+            let Ok(token) = jerry_contracts_pointer::unescape(token) else { break };
             at = self.resolved(at);
             match self.step(at, &token, 0) {
                 Some(next) => at = next,
@@ -450,8 +450,8 @@ impl Format {
         match self {
             Self::Date => text.parse::<Date>().err().map(|e| e.reason().to_owned()),
             Self::DateTime => text.parse::<DateTime>().err().map(|e| e.reason().to_owned()),
-            Self::UriReference => crate::support::uri_reference(text, &()).err().map(|e| e.to_string()),
-            Self::Uri => crate::support::uri(text, &()).err().map(|e| e.to_string()),
+            Self::UriReference => crate::__private::uri_reference(text, &()).err().map(|e| e.to_string()),
+            Self::Uri => crate::__private::uri(text, &()).err().map(|e| e.to_string()),
         }
     }
 }
@@ -504,7 +504,7 @@ impl Compiler {
             compiler.node(file, String::new(), mode);
             if let Some(definitions) = file.document.get("definitions").and_then(Value::as_object) {
                 for name in definitions.keys() {
-                    compiler.node(file, format!("/definitions/{}", escape(name)), mode);
+                    compiler.node(file, format!("/definitions/{}", jerry_contracts_pointer::escape(name)), mode);
                 }
             }
         }
@@ -561,7 +561,11 @@ impl Compiler {
             match keyword.as_str() {
                 "properties" => {
                     for name in value.as_object().into_iter().flat_map(Map::keys) {
-                        let id = self.node(file, format!("{pointer}/properties/{}", escape(name)), mode);
+                        let id = self.node(
+                            file,
+                            format!("{pointer}/properties/{}", jerry_contracts_pointer::escape(name)),
+                            mode,
+                        );
                         s.properties.push((name.as_str(), id));
                     }
                     s.properties.sort_unstable_by(|a, b| a.0.cmp(b.0));
@@ -664,29 +668,6 @@ fn size(value: &Value) -> Option<u64> {
     })
 }
 
-/// A JSON Pointer reference token for `name` (`~` and `/` escaped).
-fn escape(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
-}
-
-/// A JSON Pointer token as the member name it stands for; `None` for a `~` not followed by
-/// `0` or `1`.
-fn unescape(token: &str) -> Option<String> {
-    let mut name = String::with_capacity(token.len());
-    let mut chars = token.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '~' => match chars.next() {
-                Some('0') => name.push('~'),
-                Some('1') => name.push('/'),
-                _ => return None,
-            },
-            c => name.push(c),
-        }
-    }
-    Some(name)
-}
-
 // ---------------------------------------------------------------------------------------------
 // Validation
 // ---------------------------------------------------------------------------------------------
@@ -708,7 +689,7 @@ impl Path<'_> {
             match at {
                 Path::Root => break,
                 Path::Key(parent, key) => {
-                    tokens.push(escape(key));
+                    tokens.push(jerry_contracts_pointer::escape(key).into_owned());
                     at = parent;
                 }
                 Path::Index(parent, index) => {
@@ -803,8 +784,11 @@ impl Schema {
         let Some(convention) = self.convention else { return violation };
         violation.code = convention_of(violation.code);
         // The keyword a convention asserts is written under the object's `x-convention`.
-        if let Some(object) = violation.location.strip_suffix(&format!("/{}", escape(violation.keyword))) {
-            violation.location = format!("{object}/x-convention/{}", escape(violation.keyword));
+        if let Some(object) =
+            violation.location.strip_suffix(&format!("/{}", jerry_contracts_pointer::escape(violation.keyword)))
+        {
+            violation.location =
+                format!("{object}/x-convention/{}", jerry_contracts_pointer::escape(violation.keyword));
         }
         let source = match convention.get("x-source").and_then(|sources| sources.get(violation.keyword)) {
             Some(Value::String(source)) => Some(source.as_str()),
@@ -867,7 +851,7 @@ impl Tree {
         if let Some((id, pointer)) = self.locations.get(at) {
             violation.location = match violation.keyword {
                 "falseSchema" | "maxDepth" => format!("{id}#{pointer}"),
-                keyword => format!("{id}#{pointer}/{}", escape(keyword)),
+                keyword => format!("{id}#{pointer}/{}", jerry_contracts_pointer::escape(keyword)),
             };
         }
         violation
@@ -1413,6 +1397,6 @@ mod tests {
     fn repeats_and_references() {
         assert_eq!(first_repeat(&[json!("a"), json!(1), json!(0.0), json!(1.0), json!(-0.0)]), Some((1, 3)));
         assert_eq!(first_repeat(&[json!([1]), json!([2]), json!({"a": 1})]), None);
-        assert!(crate::support::has_scheme("https://x") && !crate::support::has_scheme("a/b:c"));
+        assert!(crate::__private::has_scheme("https://x") && !crate::__private::has_scheme("a/b:c"));
     }
 }

@@ -7,7 +7,6 @@
 #![allow(dead_code, clippy::expect_used, clippy::unwrap_used, missing_docs)]
 
 use jerry_contracts_codegen::constraints::ASSERTIONS;
-use jerry_contracts_codegen::corpus::escape_token;
 use jerry_contracts_codegen::{Constraint, Corpus};
 use serde_json::{Value, json};
 
@@ -103,15 +102,20 @@ impl Walk<'_> {
         if let Some(object) = instance.as_object() {
             for name in map.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
                 if let Some(member) = object.get(name) {
-                    out.push(site("required", &json!(name), format!("{at}/{}", escape_token(name)), member));
+                    out.push(site(
+                        "required",
+                        &json!(name),
+                        format!("{at}/{}", jerry_contracts_pointer::escape(name)),
+                        member,
+                    ));
                 }
             }
             let declared = map.get("properties").and_then(Value::as_object);
             for (name, member) in object {
-                let here = format!("{at}/{}", escape_token(name));
+                let here = format!("{at}/{}", jerry_contracts_pointer::escape(name));
                 match declared.and_then(|d| d.get(name)) {
                     Some(sub) => {
-                        let sub_pointer = format!("{pointer}/properties/{}", escape_token(name));
+                        let sub_pointer = format!("{pointer}/properties/{}", jerry_contracts_pointer::escape(name));
                         self.visit(file, &sub_pointer, sub, member, &here, out, depth + 1);
                     }
                     None => {

@@ -7,8 +7,8 @@ pub mod strategy;
 
 use std::path::{Path, PathBuf};
 
-use jerry_contracts_codegen::fixtures::{self, FixtureSet};
 use jerry_contracts_codegen::{Corpus, Problem};
+use jerry_contracts_schema_tools::fixtures::{self, FixtureSet};
 use jsonschema::{Registry, Validator};
 use serde_json::{Value, json};
 
@@ -65,7 +65,7 @@ pub fn places(value: &Value) -> Vec<String> {
     fn walk(value: &Value, at: &str, out: &mut Vec<String>) {
         let children: Vec<(String, &Value)> = match value {
             Value::Object(map) => {
-                map.iter().map(|(key, member)| (jerry_contracts_codegen::corpus::escape_token(key), member)).collect()
+                map.iter().map(|(key, member)| (jerry_contracts_pointer::escape(key).into_owned(), member)).collect()
             }
             Value::Array(items) => items.iter().enumerate().map(|(i, item)| (i.to_string(), item)).collect(),
             _ => Vec::new(),

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use jerry_contracts_codegen::fixtures::{self, FixtureSet};
 use jerry_contracts_codegen::{Corpus, Problem};
+use jerry_contracts_schema_tools::fixtures::{self, FixtureSet};
 use jsonschema::{Registry, Validator};
 use serde_json::json;
 

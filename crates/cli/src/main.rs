@@ -210,7 +210,7 @@ fn main() -> ExitCode {
             };
             finish("validate", status, written)
         }
-        Command::Diff { old, new, format } => match jerry_contracts_codegen::diff::verdict_files(&old, &new) {
+        Command::Diff { old, new, format } => match jerry_contracts_schema_tools::diff::verdict_files(&old, &new) {
             Ok(verdict) => {
                 let status = if verdict.ok { ExitCode::SUCCESS } else { ExitCode::from(1) };
                 let written = match format {
@@ -225,7 +225,7 @@ fn main() -> ExitCode {
             }
         },
         Command::Docs { out: dir, force, schemas, fixtures, matrix } => {
-            use jerry_contracts_codegen::docs;
+            use jerry_contracts_schema_tools::docs;
             match docs::render(&schemas, &fixtures, &matrix) {
                 Ok(pages) => match docs::write(&dir, &pages, force) {
                     Ok(done) => {

@@ -88,7 +88,7 @@ fn schema_name(name: &str) -> Result<(), String> {
     let Some(info) = jerry_contracts::registry::lookup(file) else {
         return Err("no schema is named so (see `jerry-contracts list`)".to_owned());
     };
-    if !pointer.is_empty() && (!pointer.starts_with('/') || info.document.pointer(pointer).is_none()) {
+    if jerry_contracts_pointer::tokens(pointer).is_err() || info.document.pointer(pointer).is_none() {
         return Err(format!("{} has no schema at #{pointer} (name a definition: #/definitions/NAME)", info.name));
     }
     Ok(())

@@ -435,7 +435,7 @@ fn pointer_text(steps: &[Step]) -> String {
     for step in steps {
         text.push('/');
         match step {
-            Step::Member(member) => text.push_str(&escape(member)),
+            Step::Member(member) => text.push_str(&jerry_contracts_pointer::escape(member)),
             Step::Index(_) => text.push('*'),
         }
     }
@@ -449,7 +449,9 @@ fn pointer_format(steps: &[Step]) -> (String, Vec<syn::Ident>) {
     for step in steps {
         format.push('/');
         match step {
-            Step::Member(member) => format.push_str(&escape(member).replace('{', "{{").replace('}', "}}")),
+            Step::Member(member) => {
+                format.push_str(&jerry_contracts_pointer::escape(member).replace('{', "{{").replace('}', "}}"))
+            }
             Step::Index(index) => {
                 format.push_str("{}");
                 indices.push(index.clone());
@@ -457,9 +459,4 @@ fn pointer_format(steps: &[Step]) -> (String, Vec<syn::Ident>) {
         }
     }
     (format, indices)
-}
-
-/// A member name as a JSON Pointer token.
-fn escape(member: &str) -> String {
-    crate::corpus::escape_token(member)
 }

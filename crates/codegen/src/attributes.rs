@@ -195,7 +195,7 @@ fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan, patterns: &
                         format!("typify produced field {ident} for no property"),
                     ));
                 };
-                let at = format!("{}/properties/{}", def.pointer, crate::corpus::escape_token(&json_name));
+                let at = format!("{}/properties/{}", def.pointer, jerry_contracts_pointer::escape(&json_name));
                 if json_name != ident {
                     // garde names fields by their identifier (it ignores `rename`), so the field
                     // must be spelled as the JSON property: a raw identifier for a keyword.
@@ -336,7 +336,7 @@ fn field_type(field: &mut syn::Field, required: bool, nullable: bool) {
             field.ty = wrap_option(inner);
             field.attrs.push(attr("#[serde(deserialize_with = \"required_nullable\")]"));
             field.attrs.push(attr(&format!(
-                "#[cfg_attr(feature = \"schemars\", schemars(required, with = \"{shown}\", transform = ::jerry_contracts::support::nullable))]"
+                "#[cfg_attr(feature = \"schemars\", schemars(required, with = \"{shown}\", transform = ::jerry_contracts::__private::nullable))]"
             )));
         }
         (false, false) => {
@@ -354,7 +354,7 @@ fn field_type(field: &mut syn::Field, required: bool, nullable: bool) {
             )));
             field.ty = wrap_option(wrap_option(inner));
             field.attrs.push(attr(
-                "#[serde(default, skip_serializing_if = \"::std::option::Option::is_none\", with = \"::jerry_contracts::support::double_option\")]",
+                "#[serde(default, skip_serializing_if = \"::std::option::Option::is_none\", with = \"::jerry_contracts::__private::double_option\")]",
             ));
         }
     }
@@ -383,15 +383,15 @@ fn wrap_option(ty: Type) -> Type {
 fn schemars_extensions(attrs: &mut Vec<Attribute>, schema: &Map<String, Value>) {
     match schema.get("format").and_then(Value::as_str) {
         Some("uri-reference") => attrs.push(attr(
-            "#[cfg_attr(feature = \"schemars\", schemars(transform = ::jerry_contracts::support::extend_format_uri_reference))]",
+            "#[cfg_attr(feature = \"schemars\", schemars(transform = ::jerry_contracts::__private::extend_format_uri_reference))]",
         )),
         Some("uri") => attrs
-            .push(attr("#[cfg_attr(feature = \"schemars\", schemars(transform = ::jerry_contracts::support::extend_format_uri))]")),
+            .push(attr("#[cfg_attr(feature = \"schemars\", schemars(transform = ::jerry_contracts::__private::extend_format_uri))]")),
         _ => {}
     }
     if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
         attrs.push(attr(
-            "#[cfg_attr(feature = \"schemars\", schemars(transform = ::jerry_contracts::support::unique))]",
+            "#[cfg_attr(feature = \"schemars\", schemars(transform = ::jerry_contracts::__private::unique))]",
         ));
     }
 }
@@ -454,7 +454,7 @@ fn garde_rules(
             .get("type")
             .is_some_and(|t| t == "number" || t.as_array().is_some_and(|a| a.contains(&Value::from("number"))));
     if holds_floats(schema) {
-        rules.push("custom(::jerry_contracts::support::finite)".to_owned());
+        rules.push("custom(::jerry_contracts::__private::finite)".to_owned());
     }
     let (min, max) = (number("minimum"), number("maximum"));
     if is_number && (min.is_some() || max.is_some()) {
@@ -476,8 +476,8 @@ fn garde_rules(
             said.push(format!("pattern {}", code(pattern)));
         }
         match schema.get("format").and_then(Value::as_str) {
-            Some("uri") => rules.push("custom(::jerry_contracts::support::uri)".to_owned()),
-            Some("uri-reference") => rules.push("custom(::jerry_contracts::support::uri_reference)".to_owned()),
+            Some("uri") => rules.push("custom(::jerry_contracts::__private::uri)".to_owned()),
+            Some("uri-reference") => rules.push("custom(::jerry_contracts::__private::uri_reference)".to_owned()),
             _ => {}
         }
         if let Some(format) = schema.get("format").and_then(Value::as_str) {
@@ -492,7 +492,7 @@ fn garde_rules(
             said.push(span(schema.get("minItems"), schema.get("maxItems"), Some(("item", "items"))));
         }
         if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
-            rules.push("custom(::jerry_contracts::support::unique_items)".to_owned());
+            rules.push("custom(::jerry_contracts::__private::unique_items)".to_owned());
             said.push("unique items".to_owned());
         }
         if let Some(items) = schema.get("items") {

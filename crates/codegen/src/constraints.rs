@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::corpus::{Corpus, escape_token};
+use crate::corpus::Corpus;
 
 /// Keywords that assert something about a value (besides `type` and `required`, which the
 /// inventory handles on its own terms: `required` gives one constraint per property).
@@ -41,7 +41,7 @@ impl Constraint {
     pub fn id(&self) -> String {
         match (self.keyword.as_str(), &self.value) {
             ("required", Value::String(name)) => {
-                format!("{}#{}/required/{}", self.schema, self.pointer, escape_token(name))
+                format!("{}#{}/required/{}", self.schema, self.pointer, jerry_contracts_pointer::escape(name))
             }
             _ => format!("{}#{}/{}", self.schema, self.pointer, self.keyword),
         }
@@ -84,7 +84,7 @@ fn walk(file: &str, pointer: &str, node: &Value, out: &mut Vec<Constraint>, dept
     }
     for key in ["properties", "definitions"] {
         for (name, sub) in map.get(key).and_then(Value::as_object).into_iter().flatten() {
-            walk(file, &format!("{pointer}/{key}/{}", escape_token(name)), sub, out, depth + 1);
+            walk(file, &format!("{pointer}/{key}/{}", jerry_contracts_pointer::escape(name)), sub, out, depth + 1);
         }
     }
     for key in ["items", "additionalProperties", "then", "else", "not"] {
@@ -201,7 +201,14 @@ fn walk_sourced(
     }
     for key in ["properties", "definitions"] {
         for (name, sub) in map.get(key).and_then(Value::as_object).into_iter().flatten() {
-            walk_sourced(file, &format!("{pointer}/{key}/{}", escape_token(name)), sub, false, out, depth + 1);
+            walk_sourced(
+                file,
+                &format!("{pointer}/{key}/{}", jerry_contracts_pointer::escape(name)),
+                sub,
+                false,
+                out,
+                depth + 1,
+            );
         }
     }
     for key in ["items", "additionalProperties", "then", "else", "not"] {

@@ -130,7 +130,7 @@ fn is_option(ty: &Type) -> bool {
     last_ident(ty).is_some_and(|i| i == "Option")
 }
 
-/// A constant: a one-value enum of the plan or `support::True`.
+/// A constant: a one-value enum of the plan or `constant::True`.
 fn is_constant(ty: &Type, plan: &Plan) -> bool {
     last_ident(ty).is_some_and(|name| name == "True" || plan.get(&name).is_some_and(|d| matches!(d.kind, Kind::Const)))
 }

@@ -240,14 +240,12 @@ impl Corpus {
             if location.is_empty() { from.to_owned() } else { join(from, location).ok_or("climbs above schemas/")? };
         let target =
             self.get(&target_file).ok_or_else(|| format!("names {target_file}, which is not in the corpus"))?;
-        if !fragment.is_empty() && !fragment.starts_with('/') {
-            return Err("has a fragment that is not a JSON Pointer".into());
-        }
-        let pointer = decode_fragment(fragment);
+        let pointer = jerry_contracts_pointer::fragment_pointer(fragment)
+            .map_err(|err| format!("has a fragment that is not a JSON Pointer: {err}"))?;
         if target.document.pointer(&pointer).is_none() {
             return Err(format!("points at {pointer}, which does not exist in {target_file}"));
         }
-        Ok((target_file, pointer))
+        Ok((target_file, pointer.into_owned()))
     }
 }
 
@@ -274,8 +272,9 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), CorpusError> 
     Ok(())
 }
 
-/// `file` relative to `dir`, with forward slashes.
-pub(crate) fn relative_path(dir: &Path, file: &Path) -> Option<String> {
+/// `file` relative to `dir`, with forward slashes (`None` when it is not below `dir` or not
+/// UTF-8).
+pub fn relative_path(dir: &Path, file: &Path) -> Option<String> {
     let rel = file.strip_prefix(dir).ok()?;
     let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
     Some(parts?.join("/"))
@@ -297,31 +296,6 @@ pub(crate) fn join(from: &str, location: &str) -> Option<String> {
     Some(segments.join("/"))
 }
 
-/// Percent-decodes a URI fragment holding a JSON Pointer.
-pub(crate) fn decode_fragment(fragment: &str) -> String {
-    let bytes = fragment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// Escapes one JSON Pointer reference token.
-pub fn escape_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
 fn collect_refs(node: &Value, pointer: String, out: &mut Vec<(String, String)>) {
     let mut found = Vec::new();
     collect_keyword(node, pointer, "$ref", &mut found);
@@ -340,7 +314,7 @@ fn collect_keyword<'a>(node: &'a Value, pointer: String, keyword: &str, out: &mu
                 if DATA_KEYWORDS.contains(&key.as_str()) {
                     continue;
                 }
-                collect_keyword(value, format!("{pointer}/{}", escape_token(key)), keyword, out);
+                collect_keyword(value, format!("{pointer}/{}", jerry_contracts_pointer::escape(key)), keyword, out);
             }
         }
         Value::Array(items) => {
@@ -415,12 +389,5 @@ mod tests {
         ]);
         let places: Vec<(&str, &str)> = c.problems.iter().map(|p| (p.file.as_str(), p.pointer.as_str())).collect();
         assert_eq!(places, [("common/b.json", "/$schema"), ("common/b.json", "/$id"), ("common/c.json", "")]);
-    }
-
-    #[test]
-    fn fragments_are_percent_decoded() {
-        assert_eq!(decode_fragment("/definitions/a%20b"), "/definitions/a b");
-        assert_eq!(decode_fragment("/x%2"), "/x%2");
-        assert_eq!(decode_fragment("/%"), "/%");
     }
 }

@@ -49,8 +49,8 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
         let doc = format!(" The ECMA-262 pattern `{pattern}`.");
         quote! {
             #[doc = #doc]
-            pub static #ident: ::std::sync::LazyLock<::jerry_contracts::support::EcmaPattern> =
-                ::std::sync::LazyLock::new(|| ::jerry_contracts::support::EcmaPattern::new(#literal));
+            pub static #ident: ::std::sync::LazyLock<::jerry_contracts::pattern::EcmaPattern> =
+                ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(#literal));
         }
     });
     let agent_types: Vec<&str> =
@@ -67,21 +67,18 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
         let poked = if def.validates { quote!(poked_validated) } else { quote!(poked_shape) };
         let read_valid = if def.validates { quote!(read_validated) } else { quote!(read_shaped) };
         quote! {
-            ::jerry_contracts::typed::TypeEntry {
-                schema: #schema,
-                pointer: #pointer,
-                rust_path: #rust_path,
-                check: ::jerry_contracts::typed::#check::<#ident>,
-                round_trip: ::jerry_contracts::typed::round_trip::<#ident>,
-                relay: ::jerry_contracts::typed::relay::<#ident>,
-                skim: ::jerry_contracts::typed::skimmed::<#ident>,
-                read_valid: ::jerry_contracts::typed::#read_valid::<#ident>,
-                written: ::jerry_contracts::typed::#written::<#ident>,
+            ::jerry_contracts::__private::typed::entry(#schema, #pointer, #rust_path, ::jerry_contracts::__private::typed::Hooks {
+                check: ::jerry_contracts::__private::typed::#check::<#ident>,
+                round_trip: ::jerry_contracts::__private::typed::round_trip::<#ident>,
+                relay: ::jerry_contracts::__private::typed::relay::<#ident>,
+                skim: ::jerry_contracts::__private::typed::skimmed::<#ident>,
+                read_valid: ::jerry_contracts::__private::typed::#read_valid::<#ident>,
+                written: ::jerry_contracts::__private::typed::#written::<#ident>,
                 #[cfg(feature = "testing")]
-                poked: ::jerry_contracts::typed::#poked::<#ident>,
+                poked: ::jerry_contracts::__private::typed::#poked::<#ident>,
                 #[cfg(feature = "schemars")]
-                json_schema: ::jerry_contracts::typed::json_schema::<#ident>,
-            },
+                json_schema: ::jerry_contracts::__private::typed::json_schema::<#ident>,
+            }),
         }
     });
     let flat = format_ident!("{}", FLAT_MODULE);
@@ -229,7 +226,7 @@ fn contracts(plan: &Plan, emitted: &[String]) -> Vec<TokenStream> {
             let name = def.file.strip_suffix(".json").unwrap_or(&def.file);
             let pointer = &def.pointer;
             let check = if def.validates {
-                quote!(::jerry_contracts::support::constraint_violations(self))
+                quote!(::jerry_contracts::__private::typed::constraint_violations(self))
             } else {
                 quote!(::std::vec::Vec::new())
             };
@@ -259,7 +256,7 @@ fn documents(plan: &Plan) -> Vec<TokenStream> {
                 "session_context/v1.1.0.json" => quote!(Envelope11(::std::borrow::Cow::Borrowed(self))),
                 "mission/mission_task_graph.json" => quote!(TaskGraph(::std::borrow::Cow::Borrowed(self))),
                 _ if agents.contains(&def.flat.as_str()) => {
-                    quote!(Agent(::jerry_contracts::validation::Held::Borrowed(self)))
+                    quote!(Agent(::jerry_contracts::__private::Held::Borrowed(self)))
                 }
                 _ => quote!(Other),
             };
@@ -268,8 +265,8 @@ fn documents(plan: &Plan) -> Vec<TokenStream> {
                     fn schema_path(&self) -> &'static str {
                         #path
                     }
-                    fn subject(&self) -> ::jerry_contracts::validation::Subject<'_> {
-                        ::jerry_contracts::validation::Subject::#subject
+                    fn subject(&self) -> ::jerry_contracts::__private::Subject<'_> {
+                        ::jerry_contracts::__private::Subject::#subject
                     }
                 }
             }
@@ -304,7 +301,7 @@ fn dispatch(def: &TypeDef, agent_types: &[&str]) -> Option<TokenStream> {
     });
     let skim_arms = variants.iter().map(|(variant, target, agent)| {
         quote! {
-            ::std::option::Option::Some(#agent) => ::jerry_contracts::skim::output::<#target, #name, _>(
+            ::std::option::Option::Some(#agent) => ::jerry_contracts::__private::skim::output::<#target, #name, _>(
                 __rest, self.0, ::std::option::Option::Some(#agent), |v| #name::#variant(::std::boxed::Box::new(v)),
             ),
         }
@@ -325,9 +322,9 @@ fn dispatch(def: &TypeDef, agent_types: &[&str]) -> Option<TokenStream> {
             quote! { Self::#variant(_) => ::std::option::Option::None, }
         }
     });
-    let poke_arms = variants
-        .iter()
-        .map(|(variant, _, _)| quote! { Self::#variant(v) => ::jerry_contracts::poke::Poke::poke(v, tweak), });
+    let poke_arms = variants.iter().map(
+        |(variant, _, _)| quote! { Self::#variant(v) => ::jerry_contracts::__private::poke::Poke::poke(v, tweak), },
+    );
     let validate_arms =
         variants.iter().map(|(variant, _, _)| quote! { Self::#variant(v) => v.validate_into(ctx, parent, report), });
     let schema_branches = variants.iter().map(|(_, target, agent)| {
@@ -374,7 +371,7 @@ fn dispatch(def: &TypeDef, agent_types: &[&str]) -> Option<TokenStream> {
                     fn visit_map<A: ::serde::de::MapAccess<'de>>(self, map: A) -> ::std::result::Result<#name, A::Error> {
                         // The members up to `agent_id` choose the type, which reads them and
                         // then the rest of the object: one pass when `agent_id` comes first.
-                        let (__agent, __rest) = ::jerry_contracts::read::tag_first(map)?;
+                        let (__agent, __rest) = ::jerry_contracts::__private::read::tag_first(map)?;
                         let __rest = ::serde::de::value::MapAccessDeserializer::new(__rest);
                         match __agent.as_deref() {
                             #(#arms)*
@@ -387,12 +384,12 @@ fn dispatch(def: &TypeDef, agent_types: &[&str]) -> Option<TokenStream> {
             }
         }
 
-        impl ::jerry_contracts::skim::Skim for #name {
+        impl ::jerry_contracts::__private::skim::Skim for #name {
             fn skim<'de, __D: ::serde::Deserializer<'de>>(
                 deserializer: __D,
-                cx: &mut ::jerry_contracts::skim::Cx<'de>,
+                cx: &mut ::jerry_contracts::__private::skim::Cx<'de>,
             ) -> ::std::result::Result<(), __D::Error> {
-                struct __Visitor<'c, 'de>(&'c mut ::jerry_contracts::skim::Cx<'de>);
+                struct __Visitor<'c, 'de>(&'c mut ::jerry_contracts::__private::skim::Cx<'de>);
                 impl<'de> ::serde::de::Visitor<'de> for __Visitor<'_, 'de> {
                     type Value = ();
                     fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -400,11 +397,11 @@ fn dispatch(def: &TypeDef, agent_types: &[&str]) -> Option<TokenStream> {
                     }
                     fn visit_map<A: ::serde::de::MapAccess<'de>>(self, map: A) -> ::std::result::Result<(), A::Error> {
                         // The same dispatch as the typed read.
-                        let (__agent, __rest) = ::jerry_contracts::skim::tag_first(map)?;
+                        let (__agent, __rest) = ::jerry_contracts::__private::skim::tag_first(map)?;
                         let __rest = ::serde::de::value::MapAccessDeserializer::new(__rest);
                         match __agent.as_deref() {
                             #(#skim_arms)*
-                            _ => ::jerry_contracts::skim::output::<#fallback_ty, #name, _>(
+                            _ => ::jerry_contracts::__private::skim::output::<#fallback_ty, #name, _>(
                                 __rest, self.0, ::std::option::Option::None, |v| #name::Generic(::std::boxed::Box::new(v)),
                             ),
                         }
@@ -415,11 +412,11 @@ fn dispatch(def: &TypeDef, agent_types: &[&str]) -> Option<TokenStream> {
         }
 
         #[cfg(feature = "testing")]
-        impl ::jerry_contracts::poke::Poke for #name {
-            fn poke(&mut self, tweak: &mut ::jerry_contracts::poke::Tweak) {
+        impl ::jerry_contracts::__private::poke::Poke for #name {
+            fn poke(&mut self, tweak: &mut ::jerry_contracts::__private::poke::Tweak) {
                 match self {
                     #(#poke_arms)*
-                    Self::Generic(v) => ::jerry_contracts::poke::Poke::poke(v, tweak),
+                    Self::Generic(v) => ::jerry_contracts::__private::poke::Poke::poke(v, tweak),
                 }
             }
         }

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::corpus::{Problem, escape_token};
+use crate::corpus::Problem;
 
 /// Keywords the generator knows, and how each reaches the types.
 pub const SUPPORTED: &[(&str, &str)] = &[
@@ -31,7 +31,7 @@ pub const SUPPORTED: &[(&str, &str)] = &[
     ("maximum", "garde `range(max)`"),
     ("minItems", "garde `length(min)`"),
     ("maxItems", "garde `length(max)`"),
-    ("uniqueItems", "garde custom rule `support::unique_items`"),
+    ("uniqueItems", "garde custom rule `__private::unique_items`"),
     ("format", "date, date-time, uuid: strict types in `formats`; uri and uri-reference: RFC 3986 garde custom rules"),
     ("if", "only in the agent-output dispatch shape"),
     ("then", "only in the agent-output dispatch shape"),
@@ -103,7 +103,7 @@ pub const DISPATCH_ONLY: &[&str] = &["if", "then", "else", "allOf"];
 pub fn check(file: &str, pointer: &str, node: &Map<String, Value>, dispatch: bool) -> Vec<Problem> {
     let mut problems = Vec::new();
     for (key, value) in node {
-        let at = format!("{pointer}/{}", escape_token(key));
+        let at = format!("{pointer}/{}", jerry_contracts_pointer::escape(key));
         if !SUPPORTED.iter().any(|(k, _)| k == key) {
             problems.push(Problem::new(file, at, format!("keyword `{key}` is not supported by the code generator")));
             continue;
@@ -139,7 +139,7 @@ pub fn check(file: &str, pointer: &str, node: &Map<String, Value>, dispatch: boo
         for key in node.keys().filter(|k| !REF_SIBLINGS.contains(&k.as_str())) {
             problems.push(Problem::new(
                 file,
-                format!("{pointer}/{}", escape_token(key)),
+                format!("{pointer}/{}", jerry_contracts_pointer::escape(key)),
                 format!("`{key}` beside `$ref` is ignored by draft-07 validators; move it into the referenced schema"),
             ));
         }
@@ -150,7 +150,7 @@ pub fn check(file: &str, pointer: &str, node: &Map<String, Value>, dispatch: boo
 /// Checks an `x-source` object: every entry names a keyword of `node` and is a source
 /// (`seed …` or `convention D-…`); `required` may instead give one source per required name.
 fn check_sources(file: &str, pointer: &str, node: &Map<String, Value>, sources: &Value) -> Vec<Problem> {
-    let at = |key: &str| format!("{pointer}/x-source/{}", escape_token(key));
+    let at = |key: &str| format!("{pointer}/x-source/{}", jerry_contracts_pointer::escape(key));
     let Some(sources) = sources.as_object() else {
         return vec![Problem::new(
             file,
@@ -218,7 +218,7 @@ fn check_convention(file: &str, pointer: &str, convention: &Value) -> Vec<Proble
     };
     let mut problems = Vec::new();
     for (key, value) in map {
-        let at = format!("{pointer}/{}", escape_token(key));
+        let at = format!("{pointer}/{}", jerry_contracts_pointer::escape(key));
         if !CONVENTION_KEYWORDS.contains(&key.as_str()) {
             problems.push(Problem::new(
                 file,
@@ -260,7 +260,7 @@ fn check_convention(file: &str, pointer: &str, convention: &Value) -> Vec<Proble
         {
             problems.push(Problem::new(
                 file,
-                format!("{pointer}/{}", escape_token(key)),
+                format!("{pointer}/{}", jerry_contracts_pointer::escape(key)),
                 format!("the convention `{key}` must cite its decision in x-source (\"convention D-NN\")"),
             ));
         }

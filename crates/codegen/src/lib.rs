@@ -1,22 +1,20 @@
-//! Build-time tooling for `jerry-contracts`: loading and checking the schema corpus, discovering
-//! the fixture tree, and generating the Rust types (typify for the shapes, an attribute pass for
-//! everything typify drops).
+//! Build-time tooling for `jerry-contracts`: loading and checking the schema corpus, the
+//! constraint inventory, and generating the Rust types (typify for the shapes, an attribute pass
+//! for everything typify drops).
 //!
-//! This crate is a build dependency of the library and a dependency of the CLI; nothing in it
-//! reaches the library's users at run time.
+//! This crate is a build dependency of the library; nothing in it reaches the library's users at
+//! run time. The tools built on the corpus (schema diff, reference docs, fixture discovery) are in
+//! `jerry-contracts-schema-tools`.
 
 pub mod agents;
 pub mod attributes;
 pub mod constraints;
 pub mod constructors;
 pub mod corpus;
-pub mod diff;
-pub mod docs;
 /// The translation of ECMA-262 patterns to `regex` syntax, shared with the library as source.
 #[path = "../../../src/ecma.rs"]
 mod ecma;
 pub mod files;
-pub mod fixtures;
 pub mod generate;
 pub mod keywords;
 pub mod naming;
@@ -31,7 +29,6 @@ use std::path::Path;
 
 pub use constraints::Constraint;
 pub use corpus::{Corpus, CorpusError, Problem, Reference, Schema};
-pub use fixtures::{BoundaryCase, Expectation, FixtureSet, InvalidFixture, Target, ValidFixture};
 
 /// Why the types could not be generated: every problem, each with its schema file and pointer.
 #[derive(Debug, thiserror::Error)]

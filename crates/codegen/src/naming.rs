@@ -158,7 +158,7 @@ pub fn pattern_statics(plan: &crate::plan::Plan) -> Vec<String> {
         }
         for (property, schema) in def.source.get("properties").and_then(Value::as_object).into_iter().flatten() {
             if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
-                let pointer = format!("{}/properties/{}", def.pointer, crate::corpus::escape_token(property));
+                let pointer = format!("{}/properties/{}", def.pointer, jerry_contracts_pointer::escape(property));
                 let name = format!("{}_{}", screaming(&def.flat), screaming(property));
                 holders.entry(pattern).or_default().push((2, &def.file, pointer, name));
             }

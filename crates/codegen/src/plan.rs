@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value, json};
 
-use crate::corpus::{Corpus, Problem, escape_token};
+use crate::corpus::{Corpus, Problem};
 use crate::keywords;
 use crate::naming::{self, module_of, pascal, singular, stem};
 
@@ -137,7 +137,7 @@ pub fn plan(corpus: &Corpus) -> Result<Plan, Vec<Problem>> {
             named.push(planner.register(&schema.path, "", naming::root_name(&schema.path), schema.document.clone()));
         }
         for name in schema.definition_names() {
-            let pointer = format!("/definitions/{}", escape_token(&name));
+            let pointer = format!("/definitions/{}", jerry_contracts_pointer::escape(&name));
             let public = naming::override_for(&schema.path, &pointer).map_or_else(|| pascal(&name), str::to_owned);
             let node = schema.document.pointer(&pointer).cloned().unwrap_or(Value::Null);
             named.push(planner.register(&schema.path, &pointer, public, node));
@@ -202,7 +202,7 @@ impl Planner<'_> {
         if let Some(constant) = node.get("const") {
             return match constant {
                 Value::String(text) => (Kind::Const, json!({"type": "string", "enum": [text]})),
-                Value::Bool(true) => (Kind::Newtype, rust_type("jerry_contracts::support::True")),
+                Value::Bool(true) => (Kind::Newtype, rust_type("jerry_contracts::constant::True")),
                 other => (
                     Kind::Newtype,
                     self.problem(file, pointer, format!("const {other} is not supported: only strings and true")),
@@ -258,7 +258,7 @@ impl Planner<'_> {
             return lowered;
         }
         if map.get("const") == Some(&Value::Bool(true)) {
-            return rust_type("jerry_contracts::support::True");
+            return rust_type("jerry_contracts::constant::True");
         }
         let is_struct = map.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty())
             && types.iter().any(|t| t == "object");
@@ -421,7 +421,7 @@ impl Planner<'_> {
         let mut properties = Map::new();
         if let Some(declared) = map.get("properties").and_then(Value::as_object) {
             for (name, schema) in declared {
-                let at = format!("{pointer}/properties/{}", escape_token(name));
+                let at = format!("{pointer}/properties/{}", jerry_contracts_pointer::escape(name));
                 let lowered = match schema.as_object() {
                     Some(prop) if prop.contains_key("enum") && !prop.contains_key("$ref") => {
                         // A nullable enum property: the enum type holds the non-null values and the

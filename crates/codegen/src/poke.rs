@@ -1,4 +1,4 @@
-//! Test support: `jerry_contracts::poke::Poke` for every generated type, under the `testing`
+//! Test support: `jerry_contracts::__private::poke::Poke` for every generated type, under the `testing`
 //! feature. It walks a value's fields in order so that the soundness property can change one
 //! place the way only Rust code can (a non-finite float, an `extra` member named like a field).
 
@@ -24,16 +24,16 @@ pub fn impls(file: &syn::File) -> Vec<TokenStream> {
                             }
                             let text = name.to_string();
                             declared.push(text.strip_prefix("r#").unwrap_or(&text).to_owned());
-                            steps.push(quote!(::jerry_contracts::poke::Poke::poke(&mut self.#name, tweak);));
+                            steps.push(quote!(::jerry_contracts::__private::poke::Poke::poke(&mut self.#name, tweak);));
                         }
                         let has_extra = fields.named.iter().any(|f| f.ident.as_ref().is_some_and(|i| i == "extra"));
                         let extra = has_extra.then(
-                            || quote!(::jerry_contracts::poke::extra(&mut self.extra, &[#(#declared),*], tweak);),
+                            || quote!(::jerry_contracts::__private::poke::extra(&mut self.extra, &[#(#declared),*], tweak);),
                         );
                         quote!(#(#steps)* #extra)
                     }
                     Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
-                        quote!(::jerry_contracts::poke::Poke::poke(&mut self.0, tweak);)
+                        quote!(::jerry_contracts::__private::poke::Poke::poke(&mut self.0, tweak);)
                     }
                     _ => quote!(let _ = tweak;),
                 };
@@ -47,7 +47,7 @@ pub fn impls(file: &syn::File) -> Vec<TokenStream> {
                     .filter(|v| matches!(&v.fields, Fields::Unnamed(f) if f.unnamed.len() == 1))
                     .map(|v| {
                         let variant = &v.ident;
-                        quote!(Self::#variant(value) => ::jerry_contracts::poke::Poke::poke(value, tweak),)
+                        quote!(Self::#variant(value) => ::jerry_contracts::__private::poke::Poke::poke(value, tweak),)
                     })
                     .collect();
                 let body = if arms.is_empty() {
@@ -72,8 +72,8 @@ pub fn impls(file: &syn::File) -> Vec<TokenStream> {
 fn poke_impl(ident: &syn::Ident, body: TokenStream) -> TokenStream {
     quote! {
         #[cfg(feature = "testing")]
-        impl ::jerry_contracts::poke::Poke for #ident {
-            fn poke(&mut self, tweak: &mut ::jerry_contracts::poke::Tweak) {
+        impl ::jerry_contracts::__private::poke::Poke for #ident {
+            fn poke(&mut self, tweak: &mut ::jerry_contracts::__private::poke::Tweak) {
                 #body
             }
         }

@@ -160,7 +160,7 @@ fn struct_impls(item: &mut syn::ItemStruct) -> Result<TokenStream, String> {
         arms.push(quote! {
             #json => {
                 if #slot.is_some() {
-                    ::jerry_contracts::read::duplicate(&mut __map, #json)?;
+                    ::jerry_contracts::__private::read::duplicate(&mut __map, #json)?;
                 }
                 #slot = ::std::option::Option::Some(#read);
             }
@@ -170,7 +170,7 @@ fn struct_impls(item: &mut syn::ItemStruct) -> Result<TokenStream, String> {
         } else {
             quote!(#ident: match #slot {
                 ::std::option::Option::Some(__v) => __v,
-                ::std::option::Option::None => return ::std::result::Result::Err(::jerry_contracts::read::missing(#json)),
+                ::std::option::Option::None => return ::std::result::Result::Err(::jerry_contracts::__private::read::missing(#json)),
             },)
         });
         let write = match &serde.serialize_with {
@@ -195,7 +195,7 @@ fn struct_impls(item: &mut syn::ItemStruct) -> Result<TokenStream, String> {
     // garde: the extra field may not hold a declared member's name.
     for field in fields.named.iter_mut().filter(|f| f.ident.as_ref().is_some_and(|i| *i == extra)) {
         field.attrs.retain(|a| !a.path().is_ident("garde"));
-        let rule = quote!(#[garde(custom(::jerry_contracts::extra::undeclared(&[#(#names),*])))]);
+        let rule = quote!(#[garde(custom(::jerry_contracts::__private::undeclared(&[#(#names),*])))]);
         field.attrs.push(attr(&rule.to_string()));
     }
     for field in fields.named.iter_mut() {
@@ -215,11 +215,11 @@ fn struct_impls(item: &mut syn::ItemStruct) -> Result<TokenStream, String> {
                         #(#slots)*
                         let mut __extra = ::jerry_contracts::Extra::new();
                         while let ::std::option::Option::Some(__key) =
-                            ::serde::de::MapAccess::next_key::<::jerry_contracts::read::Key<'de>>(&mut __map)?
+                            ::serde::de::MapAccess::next_key::<::jerry_contracts::__private::read::Key<'de>>(&mut __map)?
                         {
                             match __key.0.as_ref() {
                                 #(#arms)*
-                                _ => ::jerry_contracts::read::unknown(&mut __map, &mut __extra, __key)?,
+                                _ => ::jerry_contracts::__private::read::unknown(&mut __map, &mut __extra, __key)?,
                             }
                         }
                         ::std::result::Result::Ok(#name { #(#inits)* #extra: __extra })
@@ -260,7 +260,7 @@ pub(crate) fn strict_read(ty: &syn::Type, deserialize_with: Option<&syn::ExprPat
         struct __Strict(#ty);
         impl<'de> ::serde::Deserialize<'de> for __Strict {
             fn deserialize<__D: ::serde::Deserializer<'de>>(__d: __D) -> ::std::result::Result<Self, __D::Error> {
-                let __strict = <::jerry_contracts::read::StrictValue as ::serde::Deserialize>::deserialize(__d)?.0;
+                let __strict = <::jerry_contracts::__private::read::StrictValue as ::serde::Deserialize>::deserialize(__d)?.0;
                 let __typed: ::std::result::Result<#ty, ::serde_json::Error> = #convert;
                 __typed.map(__Strict).map_err(::serde::de::Error::custom)
             }

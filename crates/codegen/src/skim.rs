@@ -1,4 +1,4 @@
-//! The skim pass: emits `jerry_contracts::skim::Skim` for every generated struct, newtype and
+//! The skim pass: emits `jerry_contracts::__private::skim::Skim` for every generated struct, newtype and
 //! enum — a check-only read that accepts exactly what the typed read plus `validate()` accepts,
 //! without building the value. It reads the same attributes those use: each field's serde
 //! attributes (name, `default`, `deserialize_with`) and its `garde` rules. A string field's rules
@@ -117,10 +117,10 @@ fn text_rules(ty: &Type, rules: &[Rule], texts: &Texts) -> Option<TokenStream> {
 /// string, nothing built).
 fn by_reading(ident: &syn::Ident) -> TokenStream {
     quote! {
-        impl ::jerry_contracts::skim::Skim for #ident {
+        impl ::jerry_contracts::__private::skim::Skim for #ident {
             fn skim<'de, __D: ::serde::Deserializer<'de>>(
                 __d: __D,
-                _cx: &mut ::jerry_contracts::skim::Cx<'de>,
+                _cx: &mut ::jerry_contracts::__private::skim::Cx<'de>,
             ) -> ::std::result::Result<(), __D::Error> {
                 <Self as ::serde::Deserialize>::deserialize(__d).map(drop)
             }
@@ -157,14 +157,14 @@ fn structure(item: &syn::ItemStruct, plan: &Plan, texts: &Texts) -> Result<Token
                 Some(seed) => (quote!(), seed),
                 None => {
                     let (defs, check) = checker(&field.ty, &field.attrs);
-                    (defs, quote!(::jerry_contracts::skim::Whole::<#check>::new()))
+                    (defs, quote!(::jerry_contracts::__private::skim::Whole::<#check>::new()))
                 }
             };
             Ok(quote! {
-                impl ::jerry_contracts::skim::Skim for #ident {
+                impl ::jerry_contracts::__private::skim::Skim for #ident {
                     fn skim<'de, __D: ::serde::Deserializer<'de>>(
                         __d: __D,
-                        __cx: &mut ::jerry_contracts::skim::Cx<'de>,
+                        __cx: &mut ::jerry_contracts::__private::skim::Cx<'de>,
                     ) -> ::std::result::Result<(), __D::Error> {
                         let _ = &__cx;
                         #defs
@@ -215,7 +215,7 @@ fn named(
         let at = index;
         let duplicate = quote! {
             if __seen[#at] {
-                return ::std::result::Result::Err(::jerry_contracts::skim::fail());
+                return ::std::result::Result::Err(::jerry_contracts::__private::skim::fail());
             }
             __seen[#at] = true;
         };
@@ -238,7 +238,7 @@ fn named(
                     keep_arms.push(quote! {
                         #json => {
                             #duplicate
-                            let __v = ::serde::de::MapAccess::next_value_seed(&mut __map, ::jerry_contracts::skim::TextKeep(#text))?;
+                            let __v = ::serde::de::MapAccess::next_value_seed(&mut __map, ::jerry_contracts::__private::skim::TextKeep(#text))?;
                             #slot = ::std::option::Option::Some(#value);
                         }
                     });
@@ -256,7 +256,7 @@ fn named(
             view_inits.push(if serde.default {
                 quote!(#name: #slot.unwrap_or_default(),)
             } else {
-                quote!(#name: #slot.ok_or_else(::jerry_contracts::skim::fail)?,)
+                quote!(#name: #slot.ok_or_else(::jerry_contracts::__private::skim::fail)?,)
             });
         } else {
             keep_arms.push(quote!(#json => { #duplicate #skimmed }));
@@ -269,10 +269,10 @@ fn named(
     let count = index;
     let skim = visitor(&expecting, count, &required, &arms, &[], quote!(()), quote!(()));
     let mut tokens = quote! {
-        impl ::jerry_contracts::skim::Skim for #ident {
+        impl ::jerry_contracts::__private::skim::Skim for #ident {
             fn skim<'de, __D: ::serde::Deserializer<'de>>(
                 __d: __D,
-                __cx: &mut ::jerry_contracts::skim::Cx<'de>,
+                __cx: &mut ::jerry_contracts::__private::skim::Cx<'de>,
             ) -> ::std::result::Result<(), __D::Error> {
                 #skim
             }
@@ -295,11 +295,11 @@ fn named(
                 /// The input the view borrows from.
                 pub _input: ::std::marker::PhantomData<&'de str>,
             }
-            impl ::jerry_contracts::skim::Keep for #ident {
+            impl ::jerry_contracts::__private::skim::Keep for #ident {
                 type View<'de> = #view<'de>;
                 fn keep<'de, __D: ::serde::Deserializer<'de>>(
                     __d: __D,
-                    __cx: &mut ::jerry_contracts::skim::Cx<'de>,
+                    __cx: &mut ::jerry_contracts::__private::skim::Cx<'de>,
                 ) -> ::std::result::Result<#view<'de>, __D::Error> {
                     #keep
                 }
@@ -320,7 +320,7 @@ fn visitor(
     value: TokenStream,
 ) -> TokenStream {
     quote! {
-        struct __Visitor<'c, 'de>(&'c mut ::jerry_contracts::skim::Cx<'de>);
+        struct __Visitor<'c, 'de>(&'c mut ::jerry_contracts::__private::skim::Cx<'de>);
         impl<'de> ::serde::de::Visitor<'de> for __Visitor<'_, 'de> {
             type Value = #value_type;
             fn expecting(&self, __f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -331,10 +331,10 @@ fn visitor(
                 let __cx = self.0;
                 let _ = &__cx;
                 let mut __seen = [false; #count];
-                let mut __unknown = ::jerry_contracts::skim::Unknown::default();
+                let mut __unknown = ::jerry_contracts::__private::skim::Unknown::default();
                 #(#slots)*
                 while let ::std::option::Option::Some(__key) =
-                    ::serde::de::MapAccess::next_key::<::jerry_contracts::read::Key<'de>>(&mut __map)?
+                    ::serde::de::MapAccess::next_key::<::jerry_contracts::__private::read::Key<'de>>(&mut __map)?
                 {
                     match __key.0.as_ref() {
                         #(#arms)*
@@ -342,7 +342,7 @@ fn visitor(
                     }
                 }
                 if #(!__seen[#required] ||)* false {
-                    return ::std::result::Result::Err(::jerry_contracts::skim::fail());
+                    return ::std::result::Result::Err(::jerry_contracts::__private::skim::fail());
                 }
                 ::std::result::Result::Ok(#value)
             }
@@ -360,13 +360,13 @@ fn capture(field: &syn::Field, serde: &FieldSerde, rules: &[Rule], json: &str, t
     let text = inner.as_ref().and_then(|ty| text_rules(ty, rules, texts));
     let seed = inner.filter(|_| only_dive || text.is_some()).and_then(|ty| {
         if let Some(text) = text {
-            Some(quote!(::jerry_contracts::skim::TextKeep(#text)))
+            Some(quote!(::jerry_contracts::__private::skim::TextKeep(#text)))
         } else if kept(&ty) {
-            Some(quote!(::jerry_contracts::skim::KeepSeed::<#ty>::new(&mut *__cx)))
+            Some(quote!(::jerry_contracts::__private::skim::KeepSeed::<#ty>::new(&mut *__cx)))
         } else {
             generic_argument(&ty, "Vec")
                 .filter(kept)
-                .map(|item| quote!(::jerry_contracts::skim::KeepItems::<#item>::new(&mut *__cx)))
+                .map(|item| quote!(::jerry_contracts::__private::skim::KeepItems::<#item>::new(&mut *__cx)))
         }
     });
     match seed {
@@ -374,7 +374,7 @@ fn capture(field: &syn::Field, serde: &FieldSerde, rules: &[Rule], json: &str, t
             let wrap = if optional { quote!(::std::option::Option::Some(__v)) } else { quote!(__v) };
             quote! {{
                 let __v = ::serde::de::MapAccess::next_value_seed(&mut __map, #seed)?;
-                ::jerry_contracts::skim::Capture::capture(#wrap, &mut *__cx, #json);
+                ::jerry_contracts::__private::skim::Capture::capture(#wrap, &mut *__cx, #json);
             }}
         }
         None => {
@@ -382,7 +382,7 @@ fn capture(field: &syn::Field, serde: &FieldSerde, rules: &[Rule], json: &str, t
             let whole = whole(&field.ty, &field.attrs, serde);
             quote! {{
                 let __v = #whole;
-                ::jerry_contracts::skim::Capture::capture(__v, &mut *__cx, #json);
+                ::jerry_contracts::__private::skim::Capture::capture(__v, &mut *__cx, #json);
             }}
         }
     }
@@ -408,7 +408,7 @@ fn whole(ty: &Type, attrs: &[Attribute], serde: &FieldSerde) -> TokenStream {
         return quote! {{
             #defs
             let __v = #read;
-            ::jerry_contracts::skim::Whole::<#check>::checked(__v)?
+            ::jerry_contracts::__private::skim::Whole::<#check>::checked(__v)?
         }};
     }
     match &serde.deserialize_with {
@@ -421,12 +421,12 @@ fn whole(ty: &Type, attrs: &[Attribute], serde: &FieldSerde) -> TokenStream {
                 }
             }
             let __v = ::serde::de::MapAccess::next_value::<__With>(&mut __map)?.0;
-            ::jerry_contracts::skim::Whole::<#check>::checked(__v)?
+            ::jerry_contracts::__private::skim::Whole::<#check>::checked(__v)?
         }},
         None => quote! {{
             #defs
             let __v = ::serde::de::MapAccess::next_value::<#ty>(&mut __map)?;
-            ::jerry_contracts::skim::Whole::<#check>::checked(__v)?
+            ::jerry_contracts::__private::skim::Whole::<#check>::checked(__v)?
         }},
     }
 }
@@ -436,12 +436,12 @@ fn whole(ty: &Type, attrs: &[Attribute], serde: &FieldSerde) -> TokenStream {
 fn checker(ty: &Type, attrs: &[Attribute]) -> (TokenStream, TokenStream) {
     let garde: Vec<&Attribute> = attrs.iter().filter(|a| a.path().is_ident("garde")).collect();
     if garde.is_empty() {
-        return (quote!(), quote!(::jerry_contracts::skim::Unchecked<#ty>));
+        return (quote!(), quote!(::jerry_contracts::__private::skim::Unchecked<#ty>));
     }
     let defs = quote! {
         #[derive(::garde::Validate)]
         struct __Check(#(#garde)* #ty);
-        impl ::jerry_contracts::skim::Checked for __Check {
+        impl ::jerry_contracts::__private::skim::Checked for __Check {
             type Value = #ty;
             fn wrap(value: #ty) -> Self { Self(value) }
             fn unwrap(self) -> #ty { self.0 }
@@ -456,13 +456,13 @@ fn field_seed(ty: &Type, rules: &[Rule], serde: &FieldSerde) -> Result<Option<To
     let with = serde.deserialize_with.as_ref().map(|p| quote!(#p).to_string().replace(' ', ""));
     let nullable = |inner: Option<&Type>| -> Option<TokenStream> {
         let seed = value_seed(inner?, rules)?;
-        Some(quote!(::jerry_contracts::skim::Nullable(#seed)))
+        Some(quote!(::jerry_contracts::__private::skim::Nullable(#seed)))
     };
     Ok(match with.as_deref() {
         // The value must be there: the seed of the inner type, which refuses `null` as it does.
         Some("present") => option_inner(ty).and_then(|inner| value_seed(inner, rules)),
         Some("required_nullable") => nullable(option_inner(ty)),
-        Some("::jerry_contracts::support::double_option::deserialize") => {
+        Some("::jerry_contracts::__private::double_option::deserialize") => {
             nullable(option_inner(ty).and_then(option_inner))
         }
         Some(_) => None,
@@ -487,13 +487,13 @@ fn value_seed(ty: &Type, rules: &[Rule]) -> Option<TokenStream> {
                     bound(&mut max, high, |v| quote!(#v));
                 }
                 Rule::Pattern(ident) => pattern = quote!(::std::option::Option::Some(&#ident)),
-                Rule::Custom(path) if path == "::jerry_contracts::support::uri" => uri = true,
-                Rule::Custom(path) if path == "::jerry_contracts::support::uri_reference" => uri_reference = true,
+                Rule::Custom(path) if path == "::jerry_contracts::__private::uri" => uri = true,
+                Rule::Custom(path) if path == "::jerry_contracts::__private::uri_reference" => uri_reference = true,
                 _ => return None,
             }
         }
         return Some(quote! {
-            ::jerry_contracts::skim::Text { min: #min, max: #max, pattern: #pattern, uri: #uri, uri_reference: #uri_reference }
+            ::jerry_contracts::__private::skim::Text { min: #min, max: #max, pattern: #pattern, uri: #uri, uri_reference: #uri_reference }
         });
     }
     if let Some(number) = shown.strip_prefix("::jerry_contracts::Number<").and_then(|s| s.strip_suffix('>')) {
@@ -505,11 +505,11 @@ fn value_seed(ty: &Type, rules: &[Rule]) -> Option<TokenStream> {
                     bound(&mut min, low, |v| quote!(::std::option::Option::Some(#v)));
                     bound(&mut max, high, |v| quote!(::std::option::Option::Some(#v)));
                 }
-                Rule::Custom(path) if path == "::jerry_contracts::support::finite" => {}
+                Rule::Custom(path) if path == "::jerry_contracts::__private::finite" => {}
                 _ => return None,
             }
         }
-        return Some(quote!(::jerry_contracts::skim::Range::<#number> { min: #min, max: #max }));
+        return Some(quote!(::jerry_contracts::__private::skim::Range::<#number> { min: #min, max: #max }));
     }
     if let Some(item) = generic_argument(ty, "Vec").filter(skims) {
         let (mut min, mut max) = (quote!(0), quote!(::std::primitive::usize::MAX));
@@ -524,12 +524,12 @@ fn value_seed(ty: &Type, rules: &[Rule]) -> Option<TokenStream> {
             }
         }
         return Some(quote! {
-            ::jerry_contracts::skim::Items::<#item> { cx: &mut *__cx, min: #min, max: #max, item: ::std::marker::PhantomData }
+            ::jerry_contracts::__private::skim::Items::<#item> { cx: &mut *__cx, min: #min, max: #max, item: ::std::marker::PhantomData }
         });
     }
     let generated = is_generated(ty);
     if (generated || rules.is_empty()) && rules.iter().all(|r| matches!(r, Rule::Dive)) && skims(ty) {
-        return Some(quote!(::jerry_contracts::skim::Seed::<#ty>::new(&mut *__cx)));
+        return Some(quote!(::jerry_contracts::__private::skim::Seed::<#ty>::new(&mut *__cx)));
     }
     None
 }
@@ -556,7 +556,7 @@ fn skims(ty: &Type) -> bool {
             | "::jerry_contracts::formats::Date"
             | "::jerry_contracts::formats::DateTime"
             | "::jerry_contracts::formats::Uuid"
-            | "::jerry_contracts::support::True"
+            | "::jerry_contracts::constant::True"
             | "::serde_json::Value"
     ) || is_generated(ty)
 }

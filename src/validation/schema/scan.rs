@@ -86,7 +86,7 @@ impl Tree {
         {
             return s.text_kept(text);
         }
-        match crate::read::value_from_slice(bytes) {
+        match crate::__private::read::value_from_slice(bytes) {
             Ok(value) => self.eval(id, &value, &Path::Root, depth, &mut Silent),
             Err(_) => false,
         }
@@ -262,7 +262,7 @@ impl Tree {
             let value = member.value?;
             let parsed = match plain_string(value, 0) {
                 Some((text, length)) if length == value.len() => Value::String(text.to_owned()),
-                _ => crate::read::value_from_slice(value).ok()?,
+                _ => crate::__private::read::value_from_slice(value).ok()?,
             };
             partial.insert(member.name.to_string(), parsed);
         }

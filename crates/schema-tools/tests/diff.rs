@@ -1,4 +1,4 @@
-//! The schema change classifier (`jerry_contracts_codegen::diff`): constructed pairs for every
+//! The schema change classifier (`jerry_contracts_schema_tools::diff`): constructed pairs for every
 //! class and kind, the real corpus (session_context v1.0.0 → v1.1.0, a researcher_output edit),
 //! and a hold-out check that plants one known change, chosen by a seeded PRNG, in corpus schemas.
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a failed expectation is the test failing
@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use jerry_contracts_codegen::diff::{
+use jerry_contracts_schema_tools::diff::{
     Bump, Change, ChangeKind, Class, Version, declared_bump, declared_version, diff, required_bump, verdict,
 };
 use serde_json::{Value, json};
@@ -804,7 +804,7 @@ fn verdicts() {
 
 #[test]
 fn files_load_with_typed_errors() {
-    use jerry_contracts_codegen::diff::{DiffError, load, verdict_files};
+    use jerry_contracts_schema_tools::diff::{DiffError, load, verdict_files};
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("missing.json");
     assert!(matches!(load(&missing), Err(DiffError::Read { .. })));
@@ -917,10 +917,6 @@ fn corpus() -> Vec<(String, Value)> {
     out
 }
 
-fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
 /// Pointers of the schema objects the walk compares position by position (not inside `if`/`not`,
 /// whose changes are judged as a whole, nor inside data keywords).
 fn sites(node: &Value, pointer: String, out: &mut Vec<String>) {
@@ -929,7 +925,7 @@ fn sites(node: &Value, pointer: String, out: &mut Vec<String>) {
     for key in ["properties", "definitions"] {
         if let Some(children) = map.get(key).and_then(Value::as_object) {
             for (name, child) in children {
-                sites(child, format!("{pointer}/{key}/{}", escape(name)), out);
+                sites(child, format!("{pointer}/{key}/{}", jerry_contracts_pointer::escape(name)), out);
             }
         }
     }
@@ -1039,7 +1035,7 @@ fn plant(mutation: Mutation, schema: &mut Value, rng: &mut Rng) -> Option<Plante
             let name = rng.pick(&names)?.clone();
             let properties = node.get_mut("properties")?.as_object_mut()?;
             let removed = properties.remove(&name)?;
-            let pointer = format!("{site}/properties/{}", escape(&name));
+            let pointer = format!("{site}/properties/{}", jerry_contracts_pointer::escape(&name));
             if mutation == Mutation::RemoveProperty {
                 return planted(MAJ, pointer, K::PropertyRemoved, None);
             }
@@ -1153,7 +1149,12 @@ fn plant(mutation: Mutation, schema: &mut Value, rng: &mut Rng) -> Option<Plante
             let names = keys(schema.get("definitions"));
             let name = rng.pick(&names)?.clone();
             schema.get_mut("definitions")?.as_object_mut()?.remove(&name);
-            planted(MAJ, format!("/definitions/{}", escape(&name)), K::DefinitionRemoved, Some(MIN))
+            planted(
+                MAJ,
+                format!("/definitions/{}", jerry_contracts_pointer::escape(&name)),
+                K::DefinitionRemoved,
+                Some(MIN),
+            )
         }
         Mutation::AddUniqueItems => {
             let site =

@@ -3,7 +3,7 @@
 //!
 //! Every invalid fixture `x.json` has a sidecar `x.expect` (JSON) naming the one rule it breaks:
 //! `{"keyword": "pattern", "pointer": "/findings/0/id", "rule": "finding id is not F-NNN"}`,
-//! optionally with the id of the constraint it exercises (`"constraint"`, see [`crate::constraints`]).
+//! optionally with the id of the constraint it exercises (`"constraint"`, see [`jerry_contracts_codegen::constraints`]).
 //!
 //! Beside `valid/` and `invalid/`, a target's directory may hold `boundary.json`: the boundary
 //! cases of its constraints, each an edit of one valid fixture ([`BoundaryCase`]). They are
@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::corpus::{Corpus, Problem, Schema, escape_token, relative_path};
+use jerry_contracts_codegen::corpus::{Corpus, Problem, Schema, relative_path};
 
 /// Extension of the sidecar that records what an invalid fixture breaks.
 pub const EXPECT_EXTENSION: &str = "expect";
@@ -44,14 +44,17 @@ impl Target {
     /// The URI a validator resolves for this target.
     pub fn uri(&self, schema_id: &str) -> String {
         match &self.definition {
-            Some(name) => format!("{schema_id}#/definitions/{}", escape_token(name)),
+            Some(name) => format!("{schema_id}#/definitions/{}", jerry_contracts_pointer::escape(name)),
             None => schema_id.to_owned(),
         }
     }
 
     /// JSON Pointer of the target inside its schema file.
     pub fn pointer(&self) -> String {
-        self.definition.as_ref().map(|name| format!("/definitions/{}", escape_token(name))).unwrap_or_default()
+        self.definition
+            .as_ref()
+            .map(|name| format!("/definitions/{}", jerry_contracts_pointer::escape(name)))
+            .unwrap_or_default()
     }
 }
 
@@ -73,7 +76,7 @@ pub struct Expectation {
     pub pointer: String,
     /// Short description of the broken rule.
     pub rule: String,
-    /// The id of the constraint the fixture exercises ([`crate::constraints::Constraint::id`]),
+    /// The id of the constraint the fixture exercises ([`jerry_contracts_codegen::Constraint::id`]),
     /// when it records one.
     pub constraint: Option<String>,
 }
@@ -85,7 +88,7 @@ pub struct Expectation {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BoundaryCase {
-    /// The constraint's id ([`crate::constraints::Constraint::id`]).
+    /// The constraint's id ([`jerry_contracts_codegen::Constraint::id`]).
     pub constraint: String,
     /// The keyword that must reject the invalid document.
     pub keyword: String,
@@ -296,10 +299,10 @@ pub fn edit(document: &Value, pointer: &str, value: Option<&Value>) -> Option<Va
         Some(value) => *out.pointer_mut(pointer)? = value.clone(),
         None => {
             let (parent, token) = pointer.rsplit_once('/')?;
-            let key = token.replace("~1", "/").replace("~0", "~");
+            let key = jerry_contracts_pointer::unescape(token).ok()?;
             match out.pointer_mut(parent)? {
                 Value::Object(map) => {
-                    map.remove(&key)?;
+                    map.remove(key.as_ref())?;
                 }
                 Value::Array(items) => {
                     let index: usize = key.parse().ok()?;
@@ -394,7 +397,7 @@ fn parse_expectation(path: &Path, value: &Value, problems: &mut Vec<Problem>) ->
 }
 
 fn read_json(path: &Path, problems: &mut Vec<Problem>) -> Option<Value> {
-    let text = match crate::files::read_text(path) {
+    let text = match jerry_contracts_codegen::files::read_text(path) {
         Ok(text) => text,
         Err(err) => {
             problems.push(Problem::new(display(path), "", format!("cannot read: {err}")));
@@ -429,7 +432,7 @@ fn collect_verdict_dirs(dir: &Path, out: &mut Vec<(PathBuf, Verdict)>, problems:
     };
     entries.sort();
     // Links to directories are not walked: a link cycle would make the walk endless.
-    for path in entries.into_iter().filter(|p| crate::files::is_real_dir(p)) {
+    for path in entries.into_iter().filter(|p| jerry_contracts_codegen::files::is_real_dir(p)) {
         match path.file_name().and_then(|n| n.to_str()) {
             Some("valid") => out.push((path, Verdict::Valid)),
             Some("invalid") => out.push((path, Verdict::Invalid)),
@@ -537,7 +540,7 @@ impl<'a> Walk<'a> {
         if let Some(properties) = node.get("properties").and_then(Value::as_object) {
             for (name, sub) in properties {
                 let present: Vec<&Value> = docs.iter().filter_map(|d| d.get(name)).collect();
-                let here = format!("{pointer}/properties/{}", escape_token(name));
+                let here = format!("{pointer}/properties/{}", jerry_contracts_pointer::escape(name));
                 if present.is_empty() {
                     self.missing.push(format!("{}#{here}", schema.path));
                 } else {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use jerry_contracts_codegen::docs::{self, MARKER, Written};
+use jerry_contracts_schema_tools::docs::{self, MARKER, Written};
 
 /// A generated page: the marker, then a heading.
 fn page(title: &str) -> String {

@@ -103,7 +103,7 @@ leaves!(
     bool,
     serde_json::Value,
     serde_json::Map<String, serde_json::Value>,
-    crate::support::True,
+    crate::constant::True,
     crate::formats::Date,
     crate::formats::DateTime,
     crate::formats::Uuid

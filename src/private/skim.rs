@@ -19,8 +19,8 @@ use std::marker::PhantomData;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use crate::read::Key;
-use crate::support::EcmaPattern;
+use crate::__private::read::Key;
+use crate::pattern::EcmaPattern;
 
 /// A check-only read of a value of `Self`'s JSON shape (see the module docs).
 pub trait Skim {
@@ -48,7 +48,7 @@ impl Cx<'_> {
     }
 }
 
-/// Skims a whole document held as bytes, as [`crate::read::from_bytes`] reads it (whole-input
+/// Skims a whole document held as bytes, as [`crate::__private::read::from_bytes`] reads it (whole-input
 /// UTF-8, then text, then nothing but whitespace after the value).
 pub(crate) fn document<'de, T: Skim>(bytes: &'de [u8], cx: &mut Cx<'de>) -> bool {
     let Ok(text) = simdutf8::basic::from_utf8(bytes) else { return false };
@@ -90,7 +90,7 @@ skim_by_reading!(
     crate::formats::Date,
     crate::formats::DateTime,
     crate::formats::Uuid,
-    crate::support::True,
+    crate::constant::True,
     serde_json::Value,
     serde_json::Map<String, serde_json::Value>,
 );
@@ -180,8 +180,8 @@ impl Text {
         };
         length_ok
             && self.pattern.is_none_or(|pattern| pattern.is_match(text))
-            && (!self.uri || crate::support::uri(text, &()).is_ok())
-            && (!self.uri_reference || crate::support::uri_reference(text, &()).is_ok())
+            && (!self.uri || crate::__private::uri(text, &()).is_ok())
+            && (!self.uri_reference || crate::__private::uri_reference(text, &()).is_ok())
     }
 }
 
@@ -429,7 +429,7 @@ pub trait Capture<'de> {
 }
 
 /// The members of a payload up to its `agent_id`, for the skim's dispatch: the same reading as
-/// [`crate::read::tag_first`], but the members read ahead are kept as their text in the input
+/// [`crate::__private::read::tag_first`], but the members read ahead are kept as their text in the input
 /// (nothing is copied when `agent_id` comes first, as it usually does).
 pub fn tag_first<'de, A: MapAccess<'de>>(mut map: A) -> Result<Tagged<'de, A>, A::Error> {
     let mut before = Vec::new();
@@ -546,7 +546,7 @@ impl<'de> Unknown<'de> {
             self.many = Some(set);
         }
         // No object inside the value may name a member twice either (the typed read refuses it).
-        map.next_value::<crate::read::Distinct>().map(drop)
+        map.next_value::<crate::__private::read::Distinct>().map(drop)
     }
 }
 

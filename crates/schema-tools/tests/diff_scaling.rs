@@ -7,7 +7,7 @@
 use std::cell::Cell;
 use std::cmp::Ordering;
 
-use jerry_contracts_codegen::diff::{Bump, ChangeKind, Class, diff, missing_from, verdict};
+use jerry_contracts_schema_tools::diff::{Bump, ChangeKind, Class, diff, missing_from, verdict};
 use serde_json::{Map, Value, json};
 
 thread_local! {

@@ -42,8 +42,6 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use crate::corpus::escape_token;
-
 /// How far a change reaches: the version component it forces up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Class {
@@ -405,7 +403,8 @@ pub enum DiffError {
 
 /// Reads and parses one schema file.
 pub fn load(path: &Path) -> Result<Value, DiffError> {
-    let text = crate::files::read_text(path).map_err(|source| DiffError::Read { path: path.to_owned(), source })?;
+    let text = jerry_contracts_codegen::files::read_text(path)
+        .map_err(|source| DiffError::Read { path: path.to_owned(), source })?;
     let value: Value =
         serde_json::from_str(&text).map_err(|source| DiffError::Parse { path: path.to_owned(), source })?;
     if value.is_object() || value.is_boolean() {
@@ -595,7 +594,7 @@ fn permissive(value: &Value) -> bool {
 }
 
 fn child(pointer: &str, token: &str) -> String {
-    format!("{pointer}/{}", escape_token(token))
+    format!("{pointer}/{}", jerry_contracts_pointer::escape(token))
 }
 
 /// A value for a description, cut to a readable length.
@@ -646,7 +645,10 @@ fn resolve(base: Option<&str>, reference: &str) -> (String, String) {
         Some(base) => base.to_owned(),
         None => location.to_owned(),
     };
-    (document, crate::corpus::decode_fragment(fragment))
+    // A malformed fragment names no schema object: kept as written, it points at nothing.
+    let pointer =
+        jerry_contracts_pointer::percent_decode(fragment).map_or_else(|_| fragment.to_owned(), |p| p.into_owned());
+    (document, pointer)
 }
 
 fn has_scheme(text: &str) -> bool {

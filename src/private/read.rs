@@ -389,8 +389,8 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Prefixed<'de, A> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
         match self.value.take() {
             Some((key, Pending::Plain(text, raw))) => seed.deserialize(PlainString { text, raw }).map_err(|err| {
-                de::Error::custom(crate::typed::nested(&crate::typed::Violation {
-                    pointer: format!("/{}", crate::typed::escape_token(&key)),
+                de::Error::custom(crate::__private::typed::nested(&crate::typed::Violation {
+                    pointer: format!("/{}", jerry_contracts_pointer::escape(&key)),
                     message: err.to_string(),
                     stage: crate::typed::Stage::Shape,
                 }))
@@ -400,12 +400,12 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Prefixed<'de, A> {
                 let mut track = serde_path_to_error::Track::new();
                 seed.deserialize(serde_path_to_error::Deserializer::new(&mut deserializer, &mut track)).map_err(|err| {
                     // The place inside the replayed value, for `typed::from_slice` and friends.
-                    let mut pointer = format!("/{}", crate::typed::escape_token(&key));
+                    let mut pointer = format!("/{}", jerry_contracts_pointer::escape(&key));
                     pointer.push_str(&crate::typed::pointer_of(&track.path()));
                     let message = err.to_string();
                     let position = format!(" at line {} column {}", err.line(), err.column());
                     let message = message.strip_suffix(&position).unwrap_or(&message);
-                    de::Error::custom(crate::typed::nested(&crate::typed::Violation {
+                    de::Error::custom(crate::__private::typed::nested(&crate::typed::Violation {
                         pointer,
                         message: message.to_owned(),
                         stage: crate::typed::Stage::Shape,

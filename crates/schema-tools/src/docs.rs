@@ -23,9 +23,9 @@ use std::path::{Component, Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::corpus::{Corpus, CorpusError, Problem, Schema, escape_token, relative_path};
 use crate::fixtures::{self, FixtureSet};
-use crate::plan::{self, Plan, TypeDef};
+use jerry_contracts_codegen::corpus::{Corpus, CorpusError, Problem, Schema, relative_path};
+use jerry_contracts_codegen::plan::{self, Plan, TypeDef};
 
 /// Name of the index page, relative to the output directory.
 pub const INDEX: &str = "README.md";
@@ -399,7 +399,8 @@ struct MatrixRow {
 }
 
 fn read_matrix(path: &Path) -> Result<Vec<MatrixRow>, DocsError> {
-    let text = crate::files::read_text(path).map_err(|source| DocsError::Read { path: path.to_owned(), source })?;
+    let text = jerry_contracts_codegen::files::read_text(path)
+        .map_err(|source| DocsError::Read { path: path.to_owned(), source })?;
     let bad = |message: String| DocsError::Matrix { path: path.to_owned(), message };
     let value: Value = serde_json::from_str(&text).map_err(|err| bad(format!("not valid JSON: {err}")))?;
     let rows = value.as_array().ok_or_else(|| bad("must be an array of rows".to_owned()))?;
@@ -508,7 +509,7 @@ fn definitions_of(schema: &Schema) -> Vec<(String, String, &Value)> {
         .definition_names()
         .into_iter()
         .filter_map(|name| {
-            let pointer = format!("/definitions/{}", escape_token(&name));
+            let pointer = format!("/definitions/{}", jerry_contracts_pointer::escape(&name));
             schema.document.pointer(&pointer).map(|node| (name, pointer, node))
         })
         .collect()
@@ -556,7 +557,7 @@ fn nested_objects<'v>(node: &'v Value, pointer: &str, out: &mut Vec<(String, &'v
         return;
     }
     for (name, child, _) in ordered_properties(node) {
-        visit(child, format!("{pointer}/properties/{}", escape_token(name)), out);
+        visit(child, format!("{pointer}/properties/{}", jerry_contracts_pointer::escape(name)), out);
     }
     if let Some(items) = node.get("items").filter(|i| i.is_object()) {
         visit(items, format!("{pointer}/items"), out);
@@ -903,7 +904,7 @@ impl<'a> Page<'a> {
             .filter_map(Value::as_str)
             .collect();
         for (name, child, required) in ordered_properties(node) {
-            let at = format!("{pointer}/properties/{}", escape_token(name));
+            let at = format!("{pointer}/properties/{}", jerry_contracts_pointer::escape(name));
             let row = format!(
                 "| {} | {} | {} | {} | {} |",
                 cell(&code(name)),
@@ -1185,8 +1186,8 @@ impl<'a> Page<'a> {
         }
         let mut out = String::new();
         for path in chosen {
-            let text =
-                crate::files::read_text(path).map_err(|source| DocsError::Read { path: path.to_owned(), source })?;
+            let text = jerry_contracts_codegen::files::read_text(path)
+                .map_err(|source| DocsError::Read { path: path.to_owned(), source })?;
             let shown = relative_path(self.site.fixtures_dir, path).unwrap_or_else(|| path.display().to_string());
             out.push_str(&format!("\n{}:\n\n```json\n{}\n```\n", code(&shown), text.trim_end()));
         }

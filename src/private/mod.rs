@@ -1,0 +1,27 @@
+//! Runtime items that only the generated code names: `garde` custom rules ([`uri`],
+//! [`uri_reference`], [`finite`], [`unique_items`]), the serde `with` module [`double_option`] and,
+//! under the `schemars` feature, the transforms that put keywords back into derived schemas; the
+//! strict reader the generated reads use ([`read`]), the skim ([`skim`]), the functions behind
+//! each [`crate::typed::TypeEntry`] ([`typed`]) and, under the `testing` feature, the changes only
+//! Rust code can make to a typed value ([`poke`]).
+//! Hidden from the documentation and not part of the API: they may change with the generator.
+//! (The items a caller meets in the generated types are public elsewhere:
+//! [`crate::constant::True`], [`crate::pattern::EcmaPattern`], [`crate::pointer`].)
+
+pub mod double_option;
+#[cfg(feature = "testing")]
+pub mod poke;
+pub mod read;
+mod rules;
+pub mod skim;
+#[cfg(feature = "schemars")]
+mod transforms;
+pub mod typed;
+mod uri;
+
+pub use crate::validation::facts::Facts;
+pub use crate::validation::subject::{Held, Subject};
+pub use rules::{FiniteValue, UniqueItems, finite, undeclared, unique_items};
+#[cfg(feature = "schemars")]
+pub use transforms::{extend_format_uri, extend_format_uri_reference, nullable, unique};
+pub use uri::{UriReferenceValue, has_scheme, uri, uri_reference};

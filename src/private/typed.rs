@@ -1,0 +1,196 @@
+//! The runtime of the generated type catalogue ([`crate::typed::TypeEntry`]): the typed check,
+//! round trip, relay, skim and soundness probes each generated type's entry points at, and the
+//! message format of a nested violation.
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::typed::{NESTED_PREFIX, NESTED_SUFFIX, Stage, TypeEntry, Violation, deserialize, from_slice};
+
+/// The functions behind a [`TypeEntry`]'s methods, filled in by generated code.
+#[derive(Debug, Clone, Copy)]
+pub struct Hooks {
+    /// The typed check.
+    pub check: fn(&Value) -> Result<(), Vec<Violation>>,
+    /// The round trip.
+    pub round_trip: fn(&Value) -> Result<Value, Violation>,
+    /// The soundness probe.
+    pub written: fn(&Value) -> Result<Option<Value>, Violation>,
+    /// The soundness probe with a change only Rust code can make.
+    #[cfg(feature = "testing")]
+    pub poked: fn(&Value, &mut crate::__private::poke::Tweak) -> Result<Option<Value>, Violation>,
+    /// The relay of JSON text.
+    pub relay: fn(&[u8]) -> Result<String, Violation>,
+    /// The skim's verdict on JSON text ([`crate::__private::skim`]).
+    pub skim: fn(&[u8]) -> bool,
+    /// The verdict the skim must equal: the typed read of JSON text, then `garde`.
+    pub read_valid: fn(&[u8]) -> bool,
+    /// The derived schema.
+    #[cfg(feature = "schemars")]
+    pub json_schema: fn() -> Value,
+}
+
+/// The catalogue entry of one generated type (what the generated `TYPES` holds).
+pub const fn entry(schema: &'static str, pointer: &'static str, rust_path: &'static str, hooks: Hooks) -> TypeEntry {
+    TypeEntry { schema, pointer, rust_path, hooks }
+}
+
+/// The skim's verdict on JSON text as the entry's type (test hook: `tests/skim.rs`).
+pub fn skim(entry: &TypeEntry, bytes: &[u8]) -> bool {
+    (entry.hooks.skim)(bytes)
+}
+
+/// The typed read of JSON text as the entry's type, then `garde`: the verdict the skim must
+/// equal (test hook).
+pub fn read_valid(entry: &TypeEntry, bytes: &[u8]) -> bool {
+    (entry.hooks.read_valid)(bytes)
+}
+
+/// [`TypeEntry::written`] after `tweak` changed the typed value (test hook, feature `testing`).
+#[cfg(feature = "testing")]
+pub fn poked(
+    entry: &TypeEntry,
+    value: &Value,
+    tweak: &mut crate::__private::poke::Tweak,
+) -> Result<Option<Value>, Violation> {
+    (entry.hooks.poked)(value, tweak)
+}
+
+/// The message a type that deserialises its own content gives serde for an inner violation,
+/// so that [`crate::typed::deserialize`] can restore the full pointer.
+pub fn nested(violation: &Violation) -> String {
+    if violation.pointer.is_empty() {
+        violation.message.clone()
+    } else {
+        format!("{NESTED_PREFIX}{}{NESTED_SUFFIX}{}", violation.pointer, violation.message)
+    }
+}
+
+/// The typed check of a type with garde rules (used by generated code).
+pub fn check_validated<T>(value: &Value) -> Result<(), Vec<Violation>>
+where
+    T: DeserializeOwned + garde::Validate<Context = ()>,
+{
+    let typed: T = deserialize(value).map_err(|v| vec![v])?;
+    typed.validate().map_err(|report| {
+        report
+            .iter()
+            .map(|(path, error)| Violation {
+                pointer: crate::pointer::from_garde_path(path),
+                message: error.message().to_owned(),
+                stage: Stage::Constraint,
+            })
+            .collect()
+    })
+}
+
+/// The soundness probe of a type with garde rules (used by generated code).
+pub fn written_validated<T>(value: &Value) -> Result<Option<Value>, Violation>
+where
+    T: DeserializeOwned + serde::Serialize + garde::Validate<Context = ()>,
+{
+    let typed: T = deserialize(value)?;
+    if typed.validate().is_err() {
+        return Ok(None);
+    }
+    write(&typed).map(Some)
+}
+
+/// The soundness probe of a type with garde rules after a tweak (used by generated code).
+#[cfg(feature = "testing")]
+pub fn poked_validated<T>(value: &Value, tweak: &mut crate::__private::poke::Tweak) -> Result<Option<Value>, Violation>
+where
+    T: DeserializeOwned + serde::Serialize + garde::Validate<Context = ()> + crate::__private::poke::Poke,
+{
+    let mut typed: T = deserialize(value)?;
+    crate::__private::poke::apply(&mut typed, tweak);
+    if typed.validate().is_err() {
+        return Ok(None);
+    }
+    write(&typed).map(Some)
+}
+
+/// The soundness probe of a type that is valid by construction, after a tweak (used by
+/// generated code).
+#[cfg(feature = "testing")]
+pub fn poked_shape<T>(value: &Value, tweak: &mut crate::__private::poke::Tweak) -> Result<Option<Value>, Violation>
+where
+    T: DeserializeOwned + serde::Serialize + crate::__private::poke::Poke,
+{
+    let mut typed: T = deserialize(value)?;
+    crate::__private::poke::apply(&mut typed, tweak);
+    write(&typed).map(Some)
+}
+
+/// The soundness probe of a type that is valid by construction (used by generated code).
+pub fn written_shape<T: DeserializeOwned + serde::Serialize>(value: &Value) -> Result<Option<Value>, Violation> {
+    let typed: T = deserialize(value)?;
+    write(&typed).map(Some)
+}
+
+fn write<T: serde::Serialize>(typed: &T) -> Result<Value, Violation> {
+    serde_json::to_value(typed).map_err(|err| Violation {
+        pointer: String::new(),
+        message: err.to_string(),
+        stage: Stage::Shape,
+    })
+}
+
+/// Reads JSON text and writes it back (used by generated code).
+pub fn relay<T: DeserializeOwned + serde::Serialize>(json: &[u8]) -> Result<String, Violation> {
+    let typed: T = from_slice(json)?;
+    serde_json::to_string(&typed).map_err(|err| Violation {
+        pointer: String::new(),
+        message: err.to_string(),
+        stage: Stage::Shape,
+    })
+}
+
+/// Deserialises and serialises back (used by generated code).
+pub fn round_trip<T: DeserializeOwned + serde::Serialize>(value: &Value) -> Result<Value, Violation> {
+    let typed: T = deserialize(value)?;
+    serde_json::to_value(&typed).map_err(|err| Violation {
+        pointer: String::new(),
+        message: err.to_string(),
+        stage: Stage::Shape,
+    })
+}
+
+/// Whether `bytes` skim clean as a `T` ([`crate::__private::skim`]).
+pub fn skimmed<T: crate::__private::skim::Skim>(bytes: &[u8]) -> bool {
+    crate::__private::skim::document::<T>(bytes, &mut crate::__private::skim::Cx::new())
+}
+
+/// Whether `bytes` read as a `T` that passes its `garde` rules.
+pub fn read_validated<T: DeserializeOwned + garde::Validate<Context = ()>>(bytes: &[u8]) -> bool {
+    crate::__private::read::from_bytes::<T>(bytes).is_ok_and(|typed| typed.validate().is_ok())
+}
+
+/// Whether `bytes` read as a `T` (a type without rules).
+pub fn read_shaped<T: DeserializeOwned>(bytes: &[u8]) -> bool {
+    crate::__private::read::from_bytes::<T>(bytes).is_ok()
+}
+
+/// The typed check of a type that is valid by construction (enums, constants, format types;
+/// used by generated code).
+pub fn check_shape<T: DeserializeOwned>(value: &Value) -> Result<(), Vec<Violation>> {
+    deserialize::<T>(value).map(drop).map_err(|v| vec![v])
+}
+
+/// The draft-07 schema schemars derives for `T`.
+#[cfg(feature = "schemars")]
+pub fn json_schema<T: schemars::JsonSchema>() -> Value {
+    schemars::generate::SchemaSettings::draft07().into_generator().into_root_schema_for::<T>().to_value()
+}
+
+/// Every violation of `value`'s garde rules, as (JSON Pointer, message) pairs: the generated
+/// `Contract::constraint_violations` of a type with rules.
+pub fn constraint_violations<T: garde::Validate<Context = ()>>(value: &T) -> Vec<(String, String)> {
+    match value.validate() {
+        Ok(()) => Vec::new(),
+        Err(report) => report
+            .iter()
+            .map(|(path, error)| (crate::pointer::from_garde_path(path), error.message().to_owned()))
+            .collect(),
+    }
+}
