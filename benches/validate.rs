@@ -253,7 +253,7 @@ fn reference_validator() -> jsonschema::Validator {
 
 /// Every document must be valid for every contender, or the comparison would time error paths.
 fn check(workload: &Workload, reference: &jsonschema::Validator) {
-    let entry = jerry_contracts::typed::find("session_context/v1.1.0.json", "").unwrap();
+    let entry = jerry_contracts::__private::typed::find("session_context/v1.1.0.json", "").unwrap();
     for (i, line) in workload.lines().iter().enumerate() {
         let report = jerry_contracts::validation::validate(line);
         assert!(
@@ -284,7 +284,7 @@ fn write_files(workloads: &[Workload]) -> PathBuf {
 
 fn bench(c: &mut Criterion, workload: &Workload, reference: &jsonschema::Validator) {
     let lines = workload.lines();
-    let entry = jerry_contracts::typed::find("session_context/v1.1.0.json", "").unwrap();
+    let entry = jerry_contracts::__private::typed::find("session_context/v1.1.0.json", "").unwrap();
     let mut group = c.benchmark_group(workload.name);
     group.throughput(Throughput::Bytes(workload.text.len() as u64));
     if lines.len() > 1 {
@@ -356,7 +356,7 @@ fn bench(c: &mut Criterion, workload: &Workload, reference: &jsonschema::Validat
 fn breakdown(c: &mut Criterion, workload: &Workload) {
     let value: Value = serde_json::from_slice(&workload.text).unwrap();
     let typed: SessionContext = serde_json::from_value(value.clone()).unwrap();
-    let entry = jerry_contracts::typed::find("session_context/v1.1.0.json", "").unwrap();
+    let entry = jerry_contracts::__private::typed::find("session_context/v1.1.0.json", "").unwrap();
     let validator = jerry_contracts::validation::Validator::new();
     let mut group = c.benchmark_group(format!("breakdown_{}", workload.name));
     group.throughput(Throughput::Bytes(workload.text.len() as u64));

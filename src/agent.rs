@@ -124,7 +124,7 @@ where
 {
     // Straight into the agent's type: the dispatch enum would copy the whole value first, which
     // a hostile, deeply nested document turns into a stack overflow.
-    let output: T = crate::typed::deserialize(value).ok()?;
+    let output: T = crate::__private::typed::read_value(value).ok()?;
     garde::Validate::validate(&output).ok()?;
     Some(Box::new(output))
 }

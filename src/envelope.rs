@@ -2,12 +2,12 @@
 //! typed — one of the 16 agent outputs, chosen by `payload_schema_ref` and else by the payload's
 //! `agent_id`, or the generic payload — and [`Handoff<P>`] for callers who know their payload type.
 
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::Validate;
 use crate::session_context::{v1_0, v1_1};
-use crate::typed::Violation;
+use crate::validation::{Report, codes, record};
 use crate::versions::{self, VersionError};
 
 /// The payload of a v1.1 envelope: an agent output or the generic payload.
@@ -70,7 +70,7 @@ fn latest_version() -> v1_0::SchemaVersion {
 }
 
 /// Why a document could not be read as an envelope.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum EnvelopeError {
     /// Not JSON.
@@ -89,9 +89,10 @@ pub enum EnvelopeError {
     /// `payload_schema_ref` names no agent output schema.
     #[error("payload_schema_ref {0:?} names no agent output schema")]
     UnknownPayloadSchema(String),
-    /// The document does not have the envelope's (or the payload's) shape.
-    #[error("{} at {:?}", .0.message, .0.pointer)]
-    Shape(Violation),
+    /// The document does not have the envelope's (or the payload's) shape, or breaks a
+    /// constraint of it: the schema layer's report, as validating the bytes gives it.
+    #[error("{0}")]
+    Shape(Report),
 }
 
 /// A handoff envelope of a supported version.
@@ -178,15 +179,13 @@ impl SessionContext {
         let mut without_payload = value.clone();
         let payload = without_payload.as_object_mut().and_then(|o| o.remove("payload"));
         let payload = payload.ok_or_else(|| {
-            EnvelopeError::Shape(Violation {
-                pointer: String::new(),
-                message: "missing field `payload`".into(),
-                stage: crate::typed::Stage::Shape,
-            })
+            let mut report = Report::default();
+            report.push(record(&codes::SCH_MISSING_REQUIRED, "", "the member `payload` is missing"));
+            EnvelopeError::Shape(report)
         })?;
         let typed_payload = Payload::from_agent(Some(&agent), &payload)
             .ok_or_else(|| EnvelopeError::UnknownPayloadSchema(reference.to_owned()))?
-            .map_err(|v| EnvelopeError::Shape(Violation { pointer: format!("/payload{}", v.pointer), ..v }))?;
+            .map_err(|report| at_payload(EnvelopeError::Shape(report)))?;
         let mut context: v1_1::SessionContext = crate::typed::deserialize(value).map_err(EnvelopeError::Shape)?;
         context.payload = typed_payload;
         Ok(Self::V1_1(Box::new(context)))
@@ -254,7 +253,7 @@ pub struct HandoffEnvelope {
     pub extra: crate::Extra,
 }
 
-impl<P: DeserializeOwned + garde::Validate<Context = ()>> Handoff<P> {
+impl<P: crate::Contract> Handoff<P> {
     /// Reads a handoff whose payload must be a `P`. The document is read and validated as a
     /// [`v1_1::SessionContext`] first (`validate()`: every pattern, range, length and count of
     /// the v1.1.0 schema, payload included), so nothing that type refuses gets through, and then
@@ -263,7 +262,7 @@ impl<P: DeserializeOwned + garde::Validate<Context = ()>> Handoff<P> {
         versions::envelope_version(value)?;
         let context: v1_1::SessionContext = crate::typed::deserialize(value).map_err(EnvelopeError::Shape)?;
         check(&context)?;
-        let handoff: Self = crate::typed::deserialize(value).map_err(EnvelopeError::Shape)?;
+        let handoff: Self = crate::__private::typed::read_value(value).map_err(first_error)?;
         check(&handoff.payload).map_err(at_payload)?;
         Ok(handoff)
     }
@@ -272,26 +271,34 @@ impl<P: DeserializeOwned + garde::Validate<Context = ()>> Handoff<P> {
     pub fn from_slice(bytes: &[u8]) -> Result<Self, EnvelopeError> {
         let context: v1_1::SessionContext = crate::typed::from_slice(bytes).map_err(EnvelopeError::Shape)?;
         check(&context)?;
-        let handoff: Self = crate::typed::from_slice(bytes).map_err(EnvelopeError::Shape)?;
+        let handoff: Self = crate::__private::typed::read_slice(bytes).map_err(first_error)?;
         check(&handoff.payload).map_err(at_payload)?;
         Ok(handoff)
     }
 }
 
-/// The first garde violation of `value`, as a shape error at its place.
-fn check<T: garde::Validate<Context = ()>>(value: &T) -> Result<(), EnvelopeError> {
-    let Err(report) = value.validate() else { return Ok(()) };
-    let (path, error) = report.iter().next().map(|(p, e)| (p.clone(), e.clone())).unzip();
-    Err(EnvelopeError::Shape(Violation {
-        pointer: path.map(|p| crate::pointer::from_garde_path(&p)).unwrap_or_default(),
-        message: error.map(|e| e.message().to_owned()).unwrap_or_else(|| report.to_string()),
-        stage: crate::typed::Stage::Constraint,
-    }))
+/// The schema layer's report on `value`, as an error when it is not valid.
+fn check<T: Validate>(value: &T) -> Result<(), EnvelopeError> {
+    value.validate().into_result().map(drop).map_err(EnvelopeError::Shape)
 }
 
+/// The first shape error of a read as a `Handoff<P>` (the envelope read before it was clean, so
+/// this is the payload's shape as `P`): one record at its place.
+fn first_error(violation: crate::__private::typed::Violation) -> EnvelopeError {
+    let mut report = Report::default();
+    report.push(record(&codes::SCH_WRONG_TYPE, &violation.pointer, violation.message));
+    EnvelopeError::Shape(report)
+}
+
+/// A report on the payload, with every place under `/payload`.
 fn at_payload(error: EnvelopeError) -> EnvelopeError {
     match error {
-        EnvelopeError::Shape(v) => EnvelopeError::Shape(Violation { pointer: format!("/payload{}", v.pointer), ..v }),
+        EnvelopeError::Shape(mut report) => {
+            for found in &mut report.records {
+                found.path = Some(format!("/payload{}", found.path.as_deref().unwrap_or("")));
+            }
+            EnvelopeError::Shape(report)
+        }
         other => other,
     }
 }
@@ -421,7 +428,10 @@ mod tests {
         assert_eq!(by_ref, by_id.clone().with_ref("agents/ps/researcher_output.json"));
         // The ref names another agent: the payload must be that agent's output.
         let err = SessionContext::from_value(&handoff(Some("agents/ps/analyst_output.json"))).unwrap_err();
-        assert!(matches!(err, EnvelopeError::Shape(ref v) if v.pointer.starts_with("/payload")), "{err}");
+        assert!(
+            matches!(err, EnvelopeError::Shape(ref r) if r.records.iter().all(|f| f.path.as_deref().is_some_and(|p| p.starts_with("/payload")))),
+            "{err}"
+        );
         let err = SessionContext::from_value(&handoff(Some("agents/ps/critic_output.json"))).unwrap_err();
         assert_eq!(err, EnvelopeError::UnknownPayloadSchema("agents/ps/critic_output.json".into()));
         let mut future = handoff(None);
@@ -457,14 +467,20 @@ mod tests {
         let mut value = handoff(None);
         value["payload"]["findings"][0]["id"] = json!("F-1");
         let err = Handoff::<ResearcherOutput>::from_value(&value).unwrap_err();
-        assert!(matches!(&err, EnvelopeError::Shape(v) if v.pointer == "/payload/findings/0/id"), "{err}");
+        assert!(
+            matches!(&err, EnvelopeError::Shape(r) if r.records[0].path.as_deref() == Some("/payload/findings/0/id")),
+            "{err}"
+        );
         let bytes = serde_json::to_vec(&value).unwrap_or_default();
         assert!(Handoff::<ResearcherOutput>::from_slice(&bytes).is_err());
         // An agent id that breaks its pattern, in the envelope.
         let mut value = handoff(None);
         value["source_agent"]["id"] = json!("Researcher");
         let err = Handoff::<ResearcherOutput>::from_value(&value).unwrap_err();
-        assert!(matches!(&err, EnvelopeError::Shape(v) if v.pointer == "/source_agent/id"), "{err}");
+        assert!(
+            matches!(&err, EnvelopeError::Shape(r) if r.records[0].path.as_deref() == Some("/source_agent/id")),
+            "{err}"
+        );
         // An empty session id: the seeds do not forbid it (non-empty is a convention, D-10).
         let mut value = handoff(None);
         value["session_id"] = json!("");
@@ -480,7 +496,7 @@ mod tests {
         // A 1.1 envelope with a generic payload, read as 1.0: the new fields are kept.
         let mut value = handoff(None);
         value["payload"] = json!({"key_findings": [], "confidence": {"overall": 0.9, "reasoning": "r"}});
-        let old: v1_0::SessionContext = crate::typed::deserialize(&value).expect("a 1.0 consumer reads 1.1");
+        let old: v1_0::SessionContext = crate::__private::typed::read_value(&value).expect("a 1.0 consumer reads 1.1");
         assert!(old.extra.contains_key("workflow_state"));
         assert_eq!(serde_json::to_value(&old).ok(), Some(value));
     }

@@ -61,12 +61,12 @@ mod contract;
 mod ecma;
 pub mod envelope;
 pub mod examples;
-pub mod extra;
+mod extra;
 pub mod formats;
-pub mod invalid;
-pub mod number;
+mod invalid;
+mod number;
 pub mod pattern;
-pub mod pointer;
+mod pointer;
 pub mod registry;
 mod shorten;
 pub mod typed;
@@ -77,7 +77,7 @@ pub use agent::{AgentInfo, AgentOutput, IdRole, IdUse};
 pub use contract::{Contract, Validate};
 pub use extra::Extra;
 pub use invalid::InvalidValue;
-pub use number::Number;
+pub use number::{Number, Numeric};
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

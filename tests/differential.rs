@@ -5,7 +5,7 @@
 
 mod support;
 
-use jerry_contracts::typed;
+use jerry_contracts::__private::typed;
 
 #[test]
 fn typed_verdicts_equal_the_reference_validator() {

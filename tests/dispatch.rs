@@ -8,10 +8,10 @@
 
 mod support;
 
+use jerry_contracts::__private::typed;
 use jerry_contracts::envelope::{self, SessionContext as AnyVersion};
 use jerry_contracts::registry;
 use jerry_contracts::session_context::v1_1::{Payload, SessionContext};
-use jerry_contracts::typed;
 use serde_json::Value;
 
 /// Every agent id that has an output schema, with that schema's path.

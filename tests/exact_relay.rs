@@ -8,7 +8,8 @@ mod support;
 
 use std::collections::BTreeMap;
 
-use jerry_contracts::{typed, versions};
+use jerry_contracts::__private::typed;
+use jerry_contracts::versions;
 use serde_json::value::RawValue;
 
 /// Where `output` differs from `input` as JSON, comparing numbers by their text and strings by

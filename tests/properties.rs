@@ -19,7 +19,7 @@
 mod support;
 
 use jerry_contracts::__private::poke::{Tweak, TweakKind};
-use jerry_contracts::typed;
+use jerry_contracts::__private::typed;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, RngAlgorithm, TestRng, TestRunner};
 use serde_json::{Value, json};

@@ -37,7 +37,7 @@
 
 mod support;
 
-use jerry_contracts::typed;
+use jerry_contracts::__private::typed;
 use jerry_contracts_codegen::Corpus;
 use serde_json::{Map, Value, json};
 

@@ -377,7 +377,7 @@ fn mutating_values_at_every_depth_gives_the_same_violations_as_jsonschema() {
     for set in sets.iter().filter(|s| s.target.definition.is_none()) {
         let schema = corpus.get(&set.target.schema).expect("discovered sets name loaded schemas");
         let validator = support::validator(&registry, &set.target.uri(&schema.id));
-        let entry = jerry_contracts::typed::find(&set.target.schema, "").expect("a root type");
+        let entry = jerry_contracts::__private::typed::find(&set.target.schema, "").expect("a root type");
         if let Some(fixture) = set.valid_file("maximal.json") {
             for place in &support::places(&fixture.document) {
                 let replacements = [

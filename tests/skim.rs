@@ -6,7 +6,7 @@
 
 mod support;
 
-use jerry_contracts::typed;
+use jerry_contracts::__private::typed;
 
 #[test]
 fn the_skim_accepts_exactly_what_the_typed_read_and_garde_accept() {

@@ -2,10 +2,10 @@
 //! unknown properties, and validation errors that name the place with the document's own names.
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a failed expectation is the test failing
 
+use jerry_contracts::__private::typed::{self, Stage};
 use jerry_contracts::Validate;
 use jerry_contracts::agents::{nse, ps};
 use jerry_contracts::session_context::v1_1;
-use jerry_contracts::typed::{self, Stage};
 use serde_json::{Value, json};
 
 fn researcher() -> Value {

@@ -301,7 +301,7 @@ fn check_report(report: &Report, parsed: Option<&Value>) {
 /// The generated type of `name` and the schema interpreter must agree on `value`.
 fn agree(name: &str, value: &Value) {
     let Some(info) = registry::lookup(name) else { return };
-    let Some(entry) = jerry_contracts::typed::find(info.path, "") else { return };
+    let Some(entry) = jerry_contracts::__private::typed::find(info.path, "") else { return };
     let interpreted = Validator::interpret(name, value);
     let typed = entry.check(value);
     match (&typed, interpreted.is_empty()) {

@@ -299,7 +299,7 @@ pub fn duplicate_member(bytes: &[u8]) -> Option<DuplicateMember> {
     if !message.starts_with(DUPLICATE) {
         return None;
     }
-    let pointer = crate::typed::pointer_of(err.path());
+    let pointer = crate::__private::typed::pointer_of(err.path());
     Some(DuplicateMember { pointer, message })
 }
 
@@ -389,10 +389,10 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Prefixed<'de, A> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
         match self.value.take() {
             Some((key, Pending::Plain(text, raw))) => seed.deserialize(PlainString { text, raw }).map_err(|err| {
-                de::Error::custom(crate::__private::typed::nested(&crate::typed::Violation {
+                de::Error::custom(crate::__private::typed::nested(&crate::__private::typed::Violation {
                     pointer: format!("/{}", jerry_contracts_pointer::escape(&key)),
                     message: err.to_string(),
-                    stage: crate::typed::Stage::Shape,
+                    stage: crate::__private::typed::Stage::Shape,
                 }))
             }),
             Some((key, Pending::Raw(raw))) => {
@@ -401,14 +401,14 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Prefixed<'de, A> {
                 seed.deserialize(serde_path_to_error::Deserializer::new(&mut deserializer, &mut track)).map_err(|err| {
                     // The place inside the replayed value, for `typed::from_slice` and friends.
                     let mut pointer = format!("/{}", jerry_contracts_pointer::escape(&key));
-                    pointer.push_str(&crate::typed::pointer_of(&track.path()));
+                    pointer.push_str(&crate::__private::typed::pointer_of(&track.path()));
                     let message = err.to_string();
                     let position = format!(" at line {} column {}", err.line(), err.column());
                     let message = message.strip_suffix(&position).unwrap_or(&message);
-                    de::Error::custom(crate::__private::typed::nested(&crate::typed::Violation {
+                    de::Error::custom(crate::__private::typed::nested(&crate::__private::typed::Violation {
                         pointer,
                         message: message.to_owned(),
-                        stage: crate::typed::Stage::Shape,
+                        stage: crate::__private::typed::Stage::Shape,
                     }))
                 })
             }

@@ -1,11 +1,13 @@
-//! The runtime of the generated type catalogue ([`crate::typed::TypeEntry`]): the typed check,
+//! The runtime of the generated type catalogue ([`TypeEntry`]): the typed check,
 //! round trip, relay, skim and soundness probes each generated type's entry points at, and the
 //! message format of a nested violation.
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::typed::{NESTED_PREFIX, NESTED_SUFFIX, Stage, TypeEntry, Violation, deserialize, from_slice};
+pub use super::catalogue::{
+    NESTED_PREFIX, NESTED_SUFFIX, Stage, TypeEntry, Violation, entries, find, pointer_of, read_slice, read_value,
+};
 
 /// The functions behind a [`TypeEntry`]'s methods, filled in by generated code.
 #[derive(Debug, Clone, Copy)]
@@ -57,7 +59,7 @@ pub fn poked(
 }
 
 /// The message a type that deserialises its own content gives serde for an inner violation,
-/// so that [`crate::typed::deserialize`] can restore the full pointer.
+/// so that [`read_value`] can restore the full pointer.
 pub fn nested(violation: &Violation) -> String {
     if violation.pointer.is_empty() {
         violation.message.clone()
@@ -71,7 +73,7 @@ pub fn check_validated<T>(value: &Value) -> Result<(), Vec<Violation>>
 where
     T: DeserializeOwned + garde::Validate<Context = ()>,
 {
-    let typed: T = deserialize(value).map_err(|v| vec![v])?;
+    let typed: T = read_value(value).map_err(|v| vec![v])?;
     typed.validate().map_err(|report| {
         report
             .iter()
@@ -89,7 +91,7 @@ pub fn written_validated<T>(value: &Value) -> Result<Option<Value>, Violation>
 where
     T: DeserializeOwned + serde::Serialize + garde::Validate<Context = ()>,
 {
-    let typed: T = deserialize(value)?;
+    let typed: T = read_value(value)?;
     if typed.validate().is_err() {
         return Ok(None);
     }
@@ -102,7 +104,7 @@ pub fn poked_validated<T>(value: &Value, tweak: &mut crate::__private::poke::Twe
 where
     T: DeserializeOwned + serde::Serialize + garde::Validate<Context = ()> + crate::__private::poke::Poke,
 {
-    let mut typed: T = deserialize(value)?;
+    let mut typed: T = read_value(value)?;
     crate::__private::poke::apply(&mut typed, tweak);
     if typed.validate().is_err() {
         return Ok(None);
@@ -117,14 +119,14 @@ pub fn poked_shape<T>(value: &Value, tweak: &mut crate::__private::poke::Tweak) 
 where
     T: DeserializeOwned + serde::Serialize + crate::__private::poke::Poke,
 {
-    let mut typed: T = deserialize(value)?;
+    let mut typed: T = read_value(value)?;
     crate::__private::poke::apply(&mut typed, tweak);
     write(&typed).map(Some)
 }
 
 /// The soundness probe of a type that is valid by construction (used by generated code).
 pub fn written_shape<T: DeserializeOwned + serde::Serialize>(value: &Value) -> Result<Option<Value>, Violation> {
-    let typed: T = deserialize(value)?;
+    let typed: T = read_value(value)?;
     write(&typed).map(Some)
 }
 
@@ -138,7 +140,7 @@ fn write<T: serde::Serialize>(typed: &T) -> Result<Value, Violation> {
 
 /// Reads JSON text and writes it back (used by generated code).
 pub fn relay<T: DeserializeOwned + serde::Serialize>(json: &[u8]) -> Result<String, Violation> {
-    let typed: T = from_slice(json)?;
+    let typed: T = read_slice(json)?;
     serde_json::to_string(&typed).map_err(|err| Violation {
         pointer: String::new(),
         message: err.to_string(),
@@ -148,7 +150,7 @@ pub fn relay<T: DeserializeOwned + serde::Serialize>(json: &[u8]) -> Result<Stri
 
 /// Deserialises and serialises back (used by generated code).
 pub fn round_trip<T: DeserializeOwned + serde::Serialize>(value: &Value) -> Result<Value, Violation> {
-    let typed: T = deserialize(value)?;
+    let typed: T = read_value(value)?;
     serde_json::to_value(&typed).map_err(|err| Violation {
         pointer: String::new(),
         message: err.to_string(),
@@ -174,7 +176,7 @@ pub fn read_shaped<T: DeserializeOwned>(bytes: &[u8]) -> bool {
 /// The typed check of a type that is valid by construction (enums, constants, format types;
 /// used by generated code).
 pub fn check_shape<T: DeserializeOwned>(value: &Value) -> Result<(), Vec<Violation>> {
-    deserialize::<T>(value).map(drop).map_err(|v| vec![v])
+    read_value::<T>(value).map(drop).map_err(|v| vec![v])
 }
 
 /// The draft-07 schema schemars derives for `T`.

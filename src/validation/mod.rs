@@ -515,17 +515,17 @@ pub struct Catalogue {
     /// The schemas, as registry entries.
     pub schemas: &'static [SchemaInfo],
     /// The generated types of those schemas.
-    pub types: &'static [crate::typed::TypeEntry],
+    pub types: &'static [crate::__private::typed::TypeEntry],
 }
 
 impl Catalogue {
     /// The library's own schemas and types.
     pub fn built_in() -> Self {
-        Self { schemas: registry::schemas(), types: crate::typed::entries() }
+        Self { schemas: registry::schemas(), types: crate::__private::typed::entries() }
     }
 
     /// The type generated for the root of the schema at `path`.
-    fn root_type(&self, path: &str) -> Option<&'static crate::typed::TypeEntry> {
+    fn root_type(&self, path: &str) -> Option<&'static crate::__private::typed::TypeEntry> {
         self.types.iter().find(|e| e.schema == path && e.pointer.is_empty())
     }
 }
@@ -628,7 +628,7 @@ pub fn read_limited<R: std::io::Read>(reader: R, max_bytes: usize) -> std::io::R
     Ok(Limited::Whole(bytes))
 }
 
-fn parse(bytes: &[u8]) -> Result<Value, Report> {
+pub(crate) fn parse(bytes: &[u8]) -> Result<Value, Report> {
     crate::__private::read::value_from_slice(bytes).map_err(|err| {
         let mut report = Report::default();
         if let Some(duplicate) = crate::__private::read::duplicate_member(bytes) {
@@ -757,7 +757,7 @@ trait Source {
 
 impl Source for &Value {
     fn read<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
-        crate::typed::deserialize(self).ok()
+        crate::__private::typed::read_value(self).ok()
     }
 
     fn agent(&self, reader: &crate::agent::AgentReader) -> Option<Box<dyn crate::AgentOutput>> {

@@ -118,7 +118,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
             #(#agents)*
 
             /// Every generated type with the schema it comes from.
-            pub static TYPES: &[::jerry_contracts::typed::TypeEntry] = &[#(#entries)*];
+            pub static TYPES: &[::jerry_contracts::__private::typed::TypeEntry] = &[#(#entries)*];
         }
         #modules
     };
@@ -427,7 +427,7 @@ fn dispatch(def: &TypeDef, agent_types: &[&str]) -> Option<TokenStream> {
             pub fn from_agent(
                 agent_id: ::std::option::Option<&str>,
                 value: &::serde_json::Value,
-            ) -> ::std::option::Option<::std::result::Result<Self, ::jerry_contracts::typed::Violation>> {
+            ) -> ::std::option::Option<::std::result::Result<Self, ::jerry_contracts::validation::Report>> {
                 match agent_id {
                     #(#from_agent_arms)*
                     ::std::option::Option::None => ::std::option::Option::Some(
