@@ -351,18 +351,16 @@ pub struct Version {
 
 impl Version {
     /// Parses `1.2.3`, `v1.2.3`, `1.2` or `v1` (missing components are zero; a `-pre` or `+build`
-    /// suffix is ignored).
+    /// suffix is ignored), with the `semver` crate: a partial version is what it calls a
+    /// comparator without an operator.
     pub fn parse(text: &str) -> Option<Self> {
         let text = text.strip_prefix(['v', 'V']).unwrap_or(text);
         let core = text.split(['-', '+']).next().unwrap_or_default();
-        let mut parts = core.split('.');
-        let mut next = |required: bool| match parts.next() {
-            Some(part) if !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()) => part.parse().ok(),
-            None if !required => Some(0),
-            _ => None,
-        };
-        let version = Self { major: next(true)?, minor: next(false)?, patch: next(false)? };
-        parts.next().is_none().then_some(version)
+        if !core.starts_with(|c: char| c.is_ascii_digit()) {
+            return None;
+        }
+        let version = semver::Comparator::parse(core).ok().filter(|c| c.op == semver::Op::Caret)?;
+        Some(Self { major: version.major, minor: version.minor.unwrap_or(0), patch: version.patch.unwrap_or(0) })
     }
 }
 
@@ -1839,6 +1837,9 @@ mod tests {
         assert_eq!(Version::parse("1.2.3-beta"), Some(Version { major: 1, minor: 2, patch: 3 }));
         assert_eq!(Version::parse("1.2.3.4"), None);
         assert_eq!(Version::parse("vx"), None);
+        assert_eq!(Version::parse("1.*"), None);
+        assert_eq!(Version::parse("^1.2"), None);
+        assert_eq!(Version::parse("01.2"), None);
         assert_eq!(Version::parse(""), None);
         assert_eq!(last_semver("https://x/v1.1.0.json"), Some(Version { major: 1, minor: 1, patch: 0 }));
         assert_eq!(last_semver("https://x/a1.2.json"), None);
