@@ -7,6 +7,7 @@ use crate::common::ErrorRecordSeverity;
 
 /// The four validation layers of seed 000 §6.1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Layer {
     /// JSON Schema draft-07: shape, types, patterns, bounds (`SCH-*`).
     Schema,

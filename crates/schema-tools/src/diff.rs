@@ -372,6 +372,7 @@ impl fmt::Display for Version {
 
 /// Why [`load`] or [`verdict_files`] failed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum DiffError {
     /// The file could not be read.
     #[error("cannot read {}: {source}", path.display())]

@@ -54,6 +54,7 @@ const GROUPS: &[(&str, &str)] = &[
 
 /// Why the documentation could not be rendered.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum DocsError {
     /// The schema directory could not be read.
     #[error(transparent)]
