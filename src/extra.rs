@@ -125,8 +125,7 @@ impl Extra {
     }
 
     /// Adds a member that was just read, refusing a name already present.
-    #[doc(hidden)]
-    pub fn read(&mut self, name: String, raw: Box<RawValue>) -> Result<(), String> {
+    pub(crate) fn read(&mut self, name: String, raw: Box<RawValue>) -> Result<(), String> {
         match self.members.entry(name) {
             std::collections::btree_map::Entry::Occupied(entry) => Err(entry.key().clone()),
             std::collections::btree_map::Entry::Vacant(entry) => {

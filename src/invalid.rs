@@ -20,10 +20,9 @@ pub struct InvalidValue {
 }
 
 impl InvalidValue {
-    /// The error for `value` of `type_name` breaking `rule` (used by generated code). A long
-    /// value is cut short in the message.
-    #[doc(hidden)]
-    pub fn new(type_name: &'static str, value: &str, rule: &str) -> Self {
+    /// The error for `value` of `type_name` breaking `rule` (generated code makes it through
+    /// `__private::invalid_value`). A long value is cut short in the message.
+    pub(crate) fn new(type_name: &'static str, value: &str, rule: &str) -> Self {
         InvalidValue { type_name, value: crate::shorten::shortened(value, 80), rule: rule.to_owned() }
     }
 

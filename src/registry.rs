@@ -7,16 +7,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-/// A schema file as embedded at build time.
-#[derive(Debug, Clone, Copy)]
-pub struct EmbeddedSchema {
-    /// Path under `schemas/`, e.g. `agents/ps/researcher_output.json`.
-    pub path: &'static str,
-    /// The schema's `$id`.
-    pub id: &'static str,
-    /// The file's text.
-    pub text: &'static str,
-}
+use crate::__private::EmbeddedSchema;
 
 /// One schema of the registry.
 #[derive(Debug, Clone)]

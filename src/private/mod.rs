@@ -26,3 +26,19 @@ pub use rules::{FiniteValue, UniqueItems, finite, undeclared, unique_items};
 #[cfg(feature = "schemars")]
 pub use transforms::{extend_format_uri, extend_format_uri_reference, nullable, unique};
 pub use uri::{UriReferenceValue, has_scheme, uri, uri_reference};
+
+/// A schema file as embedded at build time (the generated `EMBEDDED_SCHEMAS`).
+#[derive(Debug, Clone, Copy)]
+pub struct EmbeddedSchema {
+    /// Path under `schemas/`, e.g. `agents/ps/researcher_output.json`.
+    pub path: &'static str,
+    /// The schema's `$id`.
+    pub id: &'static str,
+    /// The file's text.
+    pub text: &'static str,
+}
+
+/// The error a generated newtype's constructor gives for `value` breaking `rule`.
+pub fn invalid_value(type_name: &'static str, value: &str, rule: &str) -> crate::InvalidValue {
+    crate::InvalidValue::new(type_name, value, rule)
+}

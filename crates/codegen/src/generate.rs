@@ -507,12 +507,12 @@ pub fn embedded(corpus: &crate::Corpus, dir: &std::path::Path) -> String {
     let entries = corpus.schemas.iter().map(|schema| {
         let file = base.join(&schema.path).to_string_lossy().replace('\\', "/");
         let (path, id) = (&schema.path, &schema.id);
-        quote! { ::jerry_contracts::registry::EmbeddedSchema { path: #path, id: #id, text: include_str!(#file) }, }
+        quote! { ::jerry_contracts::__private::EmbeddedSchema { path: #path, id: #id, text: include_str!(#file) }, }
     });
     let tokens = quote! {
         /// Every schema file of the corpus, as written.
         #[doc(hidden)]
-        pub static EMBEDDED_SCHEMAS: &[::jerry_contracts::registry::EmbeddedSchema] = &[#(#entries)*];
+        pub static EMBEDDED_SCHEMAS: &[::jerry_contracts::__private::EmbeddedSchema] = &[#(#entries)*];
     };
     match syn::parse2::<syn::File>(tokens) {
         Ok(file) => prettyplease::unparse(&file),

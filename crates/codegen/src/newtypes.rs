@@ -46,7 +46,7 @@ pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
                     let value = Self(value.into());
                     match ::garde::Validate::validate(&value) {
                         ::std::result::Result::Ok(()) => ::std::result::Result::Ok(value),
-                        ::std::result::Result::Err(_) => ::std::result::Result::Err(::jerry_contracts::InvalidValue::new(#public, &value.0, #rule)),
+                        ::std::result::Result::Err(_) => ::std::result::Result::Err(::jerry_contracts::__private::invalid_value(#public, &value.0, #rule)),
                     }
                 }
                 /// The text.
