@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 type Pairs = Vec<(String, String)>;
 
 fn interpreted(schema: &str, document: &Value) -> Pairs {
-    let mut pairs = Validator::interpret(schema, document);
+    let mut pairs = jerry_contracts::__private::validation::interpret(schema, document);
     pairs.sort();
     pairs
 }
@@ -27,7 +27,7 @@ fn reference(validator: &jsonschema::Validator, document: &Value) -> Pairs {
     pairs
 }
 
-/// The name `Validator::interpret` takes for a fixture set's target.
+/// The name the interpreter hook takes for a fixture set's target.
 fn target_name(set: &FixtureSet) -> String {
     match &set.target.definition {
         None => set.target.schema.clone(),

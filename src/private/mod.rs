@@ -42,3 +42,8 @@ pub struct EmbeddedSchema {
 pub fn invalid_value(type_name: &'static str, value: &str, rule: &str) -> crate::InvalidValue {
     crate::InvalidValue::new(type_name, value, rule)
 }
+
+/// Test hooks of the validator: the interpreter's pairs, another catalogue.
+pub mod validation {
+    pub use crate::validation::hooks::{Catalogue, interpret, interpret_in, validate_as_in};
+}

@@ -150,7 +150,6 @@ fn with_tree<T>(
 /// These are the pairs a draft-07 validator reports (the `jsonschema` crate's `keyword()` and
 /// `instance_path()`), which the test suite compares. An unknown schema gives one pair
 /// `("unknownSchema", "")`.
-#[doc(hidden)]
 pub fn interpret(schema: &str, value: &Value) -> Vec<(String, String)> {
     let (name, fragment) = schema.split_once('#').unwrap_or((schema, ""));
     pairs(registry::lookup(name).and_then(|info| run(info.path, fragment, value)))
@@ -158,7 +157,6 @@ pub fn interpret(schema: &str, value: &Value) -> Vec<(String, String)> {
 
 /// Testing hook: [`interpret`] against a schema of another set of schemas, such as the
 /// conformance corpus generated into its own crate. The set is compiled afresh on every call.
-#[doc(hidden)]
 pub fn interpret_in(schemas: &'static [SchemaInfo], schema: &str, value: &Value) -> Vec<(String, String)> {
     let (name, fragment) = schema.split_once('#').unwrap_or((schema, ""));
     pairs(
@@ -172,24 +170,6 @@ fn pairs(violations: Option<Vec<Violation>>) -> Vec<(String, String)> {
     match violations {
         Some(violations) => violations.into_iter().map(|v| (v.keyword.to_owned(), v.pointer)).collect(),
         None => vec![("unknownSchema".to_owned(), String::new())],
-    }
-}
-
-impl super::Validator {
-    /// Testing hook, the same as the schema layer's `interpret_in`: the `(keyword, instance
-    /// pointer)` of every schema violation in `value` against `schema` of the set `schemas`.
-    /// Not part of the stable API.
-    #[doc(hidden)]
-    pub fn interpret_in(schemas: &'static [SchemaInfo], schema: &str, value: &Value) -> Vec<(String, String)> {
-        interpret_in(schemas, schema, value)
-    }
-
-    /// Testing hook, the same as the schema layer's `interpret`: the `(keyword, instance
-    /// pointer)` of every schema violation in `value` against `schema` (a registry name,
-    /// optionally with `#` and a definition's JSON Pointer). Not part of the stable API.
-    #[doc(hidden)]
-    pub fn interpret(schema: &str, value: &Value) -> Vec<(String, String)> {
-        interpret(schema, value)
     }
 }
 

@@ -4,7 +4,7 @@
 //! every instance is judged
 //! - by the generated type (deserialise, then garde);
 //! - by the library's schema-layer interpreter, which lists every violation;
-//! - by `validate_as` as a whole (`Validator::validate_as_in`, the same code as `validate_as`
+//! - by `validate_as` as a whole (`validate_as_in`, the same code as `validate_as`
 //!   over this corpus's catalogue: the type decides, the interpreter lists, the rule layers run);
 //! - and, as a check of the suite itself, by the `jsonschema` crate.
 //!
@@ -18,8 +18,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
+use jerry_contracts::__private::validation::{Catalogue, interpret_in, validate_as_in};
 use jerry_contracts::registry::SchemaInfo;
-use jerry_contracts::validation::{Catalogue, Validator, json_equal};
+use jerry_contracts::validation::{Validator, json_equal};
 use jerry_contracts_conformance::EMBEDDED_SCHEMAS;
 use jerry_contracts_conformance::generated::TYPES;
 use serde_json::{Value, json};
@@ -83,12 +84,12 @@ fn every_case_gets_the_suites_verdict_from_the_types_and_the_schema_layer() {
             if typed.is_ok() != valid {
                 failures.push(format!("{shown}: the type {} says {typed:?}", entry.rust_path));
             }
-            let interpreted = Validator::interpret_in(&SCHEMAS, &path, data);
+            let interpreted = interpret_in(&SCHEMAS, &path, data);
             if interpreted.is_empty() != valid {
                 failures.push(format!("{shown}: the schema layer says {interpreted:?}"));
             }
             let catalogue = Catalogue { schemas: &SCHEMAS, types: TYPES };
-            let report = Validator::new().validate_as_in(catalogue, &path, data.to_string().as_bytes());
+            let report = validate_as_in(&Validator::new(), catalogue, &path, data.to_string().as_bytes());
             if report.is_valid() != valid {
                 failures.push(format!("{shown}: validate_as reports {:?}", report.records));
             }
