@@ -26,8 +26,9 @@ use jerry_contracts_conformance::generated::TYPES;
 use serde_json::{Value, json};
 
 /// The conformance corpus's schemas as a registry set, for the schema layer.
-static SCHEMAS: LazyLock<Vec<SchemaInfo>> =
-    LazyLock::new(|| EMBEDDED_SCHEMAS.iter().map(|e| SchemaInfo::from_embedded(e).expect("embedded JSON")).collect());
+static SCHEMAS: LazyLock<Vec<SchemaInfo>> = LazyLock::new(|| {
+    EMBEDDED_SCHEMAS.iter().map(|e| jerry_contracts::__private::schema_info(e).expect("embedded JSON")).collect()
+});
 
 fn suite_files() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("suite");
