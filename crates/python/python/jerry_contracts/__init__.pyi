@@ -1,0 +1,159 @@
+"""Type stubs of jerry_contracts (the native classes and functions, and the Python helpers)."""
+
+import os
+import pathlib
+from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, TypedDict, Union
+
+from .errors import (
+    DiffError as DiffError,
+    InvalidDocument as InvalidDocument,
+    JerryContractsError as JerryContractsError,
+    MigrationError as MigrationError,
+    UnknownSchema as UnknownSchema,
+)
+
+__version__: str
+
+#: A document: its JSON text (``str`` or ``bytes``) or a parsed value, written with ``json.dumps``.
+Document = Union[str, bytes, bytearray, Dict[str, Any], List[Any]]
+StrPath = Union[str, "os.PathLike[str]"]
+Severity = Literal["error", "warning", "info"]
+
+class RecordDict(TypedDict, total=False):
+    """A record as the ``common/error.json`` object."""
+
+    error_code: str
+    message: str
+    severity: Severity
+    path: str
+    keyword_location: str
+    expected: Any
+    actual: Any
+    remediation: str
+    constitutional_principle: str
+
+class ReportDict(TypedDict):
+    schema: Optional[str]
+    valid: bool
+    records: List[RecordDict]
+
+class Record:
+    """One finding of a validation run: a record of the ``common/error.json`` type."""
+
+    @property
+    def error_code(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def severity(self) -> Severity: ...
+    @property
+    def path(self) -> Optional[str]: ...
+    @property
+    def keyword_location(self) -> Optional[str]: ...
+    @property
+    def expected(self) -> Any: ...
+    @property
+    def actual(self) -> Any: ...
+    @property
+    def remediation(self) -> Optional[str]: ...
+    @property
+    def constitutional_principle(self) -> Optional[str]: ...
+    @property
+    def extra(self) -> Dict[str, Any]: ...
+    def to_dict(self) -> RecordDict: ...
+
+class Report:
+    """Every record a validation run produced for one document."""
+
+    @property
+    def schema(self) -> Optional[str]: ...
+    @property
+    def valid(self) -> bool: ...
+    @property
+    def records(self) -> List[Record]: ...
+    @property
+    def errors(self) -> List[Record]: ...
+    @property
+    def warnings(self) -> List[Record]: ...
+    def codes(self) -> List[str]: ...
+    def to_dict(self) -> ReportDict: ...
+    def raise_for_errors(self) -> "Report": ...
+    def __iter__(self) -> Iterator[Record]: ...
+    def __len__(self) -> int: ...
+
+class Lines(Iterator[Report]):
+    """The reports of an NDJSON stream, one per non-blank line, made as lines are read."""
+
+    def __iter__(self) -> "Lines": ...
+    def __next__(self) -> Report: ...
+
+class Validator:
+    """Validates documents with a set of options; safe to share between threads."""
+
+    def __init__(
+        self,
+        *,
+        root: Optional[StrPath] = None,
+        session: Optional[str] = None,
+        strict: bool = False,
+        max_bytes: Optional[int] = None,
+    ) -> None: ...
+    @property
+    def root(self) -> Optional[pathlib.Path]: ...
+    @property
+    def session(self) -> Optional[str]: ...
+    @property
+    def strict(self) -> bool: ...
+    @property
+    def max_bytes(self) -> int: ...
+    def validate(self, doc: Document, schema: Optional[str] = None) -> Report: ...
+    def check(self, doc: Document, schema: Optional[str] = None) -> Report: ...
+    def validate_lines(self, lines: Iterable[Union[str, bytes]], schema: Optional[str] = None) -> Lines: ...
+
+def validate(
+    doc: Document,
+    schema: Optional[str] = None,
+    *,
+    root: Optional[StrPath] = None,
+    session: Optional[str] = None,
+    strict: bool = False,
+) -> Report: ...
+def check(
+    doc: Document,
+    schema: Optional[str] = None,
+    *,
+    root: Optional[StrPath] = None,
+    session: Optional[str] = None,
+    strict: bool = False,
+) -> Report: ...
+def validate_lines(
+    lines: Iterable[Union[str, bytes]],
+    schema: Optional[str] = None,
+    *,
+    root: Optional[StrPath] = None,
+    session: Optional[str] = None,
+    strict: bool = False,
+) -> Lines: ...
+def migrate(doc: Union[str, bytes, bytearray, Dict[str, Any]], to: str = "1.1.0") -> str: ...
+
+
+class Verdict(TypedDict):
+    changes: List[Dict[str, str]]
+    required: Literal["none", "patch", "minor", "major"]
+    declared: Optional[Literal["none", "patch", "minor", "major"]]
+    ok: bool
+
+def diff(old: Union[str, bytes, Dict[str, Any]], new: Union[str, bytes, Dict[str, Any]]) -> Verdict: ...
+def example(name: str) -> Dict[str, Any]: ...
+def schema(name: str) -> Dict[str, Any]: ...
+
+class SchemaEntry(TypedDict):
+    name: str
+    path: str
+    id: str
+    title: Optional[str]
+    version: Optional[str]
+    agent_id: Optional[str]
+    schema_name: Optional[str]
+
+def schemas() -> List[SchemaEntry]: ...
