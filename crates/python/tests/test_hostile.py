@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import threading
 
 import pytest
@@ -112,3 +113,32 @@ def test_many_threads_at_once():
     for thread in threads:
         thread.join()
     assert failures == []
+
+
+def test_the_gil_is_released_while_rust_validates():
+    """Another Python thread runs while a large document is judged. The switch interval is made
+    long, so a thread that held the GIL through validation would not be preempted: the main
+    thread could not observe the validation under way."""
+    big = json.loads(HANDOFF)
+    big["payload"]["padding"] = ["x" * 100] * 100_000
+    text = json.dumps(big).encode()
+    state = {"started": False, "done": False}
+
+    def work():
+        state["started"] = True
+        jerry_contracts.validate(text)
+        state["done"] = True
+
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(0.5)
+    try:
+        worker = threading.Thread(target=work)
+        worker.start()
+        seen_during = 0
+        while not state["done"]:
+            if state["started"]:
+                seen_during += 1
+        worker.join()
+    finally:
+        sys.setswitchinterval(previous)
+    assert seen_during > 100
