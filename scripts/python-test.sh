@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python package's suite (crates/python): makes its own virtual environment (.venv-test, or
-# $JERRY_PY_VENV), installs maturin and pytest there from PyPI, builds the package into it with
-# `maturin develop`, builds the CLI the tests compare verdicts with, and runs pytest on
+# $JERRY_PY_VENV), installs maturin, pytest and mypy (whose stubtest checks the type stubs) there
+# from PyPI, builds the package into it with `maturin develop`, builds the CLI the tests compare
+# verdicts with, and runs pytest on
 # crates/python/tests. Needs python3 (3.9 or later, with the venv module) and cargo.
 #   scripts/python-test.sh [pytest arguments...]
 set -euo pipefail
@@ -14,7 +15,7 @@ python="${PYTHON:-python3}"
 if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.5,<2" "pytest>=7"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.5,<2" "pytest>=7" mypy
 
 # `maturin develop` installs into the environment VIRTUAL_ENV names.
 VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" \

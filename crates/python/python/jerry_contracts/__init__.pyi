@@ -2,7 +2,7 @@
 
 import os
 import pathlib
-from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, TypedDict, Union
+from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, TypedDict, Union, final
 
 from .errors import (
     DiffError as DiffError,
@@ -12,19 +12,42 @@ from .errors import (
     UnknownSchema as UnknownSchema,
 )
 
+__all__ = [
+    "DiffError",
+    "InvalidDocument",
+    "JerryContractsError",
+    "Lines",
+    "MigrationError",
+    "Record",
+    "Report",
+    "UnknownSchema",
+    "Validator",
+    "__version__",
+    "check",
+    "diff",
+    "example",
+    "migrate",
+    "schema",
+    "schemas",
+    "validate",
+    "validate_lines",
+]
+
 __version__: str
 
-#: A document: its JSON text (``str`` or ``bytes``) or a parsed value, written with ``json.dumps``.
-Document = Union[str, bytes, bytearray, Dict[str, Any], List[Any]]
-StrPath = Union[str, "os.PathLike[str]"]
-Severity = Literal["error", "warning", "info"]
+# The stub-only type names start with "_": they do not exist at runtime.
 
-class RecordDict(TypedDict, total=False):
+#: A document: its JSON text (``str`` or ``bytes``) or a parsed value, written with ``json.dumps``.
+_Document = Union[str, bytes, bytearray, Dict[str, Any], List[Any]]
+_StrPath = Union[str, "os.PathLike[str]"]
+_Severity = Literal["error", "warning", "info"]
+
+class _RecordDict(TypedDict, total=False):
     """A record as the ``common/error.json`` object."""
 
     error_code: str
     message: str
-    severity: Severity
+    severity: _Severity
     path: str
     keyword_location: str
     expected: Any
@@ -32,11 +55,12 @@ class RecordDict(TypedDict, total=False):
     remediation: str
     constitutional_principle: str
 
-class ReportDict(TypedDict):
+class _ReportDict(TypedDict):
     schema: Optional[str]
     valid: bool
-    records: List[RecordDict]
+    records: List[_RecordDict]
 
+@final
 class Record:
     """One finding of a validation run: a record of the ``common/error.json`` type."""
 
@@ -45,7 +69,7 @@ class Record:
     @property
     def message(self) -> str: ...
     @property
-    def severity(self) -> Severity: ...
+    def severity(self) -> _Severity: ...
     @property
     def path(self) -> Optional[str]: ...
     @property
@@ -60,8 +84,9 @@ class Record:
     def constitutional_principle(self) -> Optional[str]: ...
     @property
     def extra(self) -> Dict[str, Any]: ...
-    def to_dict(self) -> RecordDict: ...
+    def to_dict(self) -> _RecordDict: ...
 
+@final
 class Report:
     """Every record a validation run produced for one document."""
 
@@ -76,28 +101,30 @@ class Report:
     @property
     def warnings(self) -> List[Record]: ...
     def codes(self) -> List[str]: ...
-    def to_dict(self) -> ReportDict: ...
+    def to_dict(self) -> _ReportDict: ...
     def raise_for_errors(self) -> "Report": ...
     def __iter__(self) -> Iterator[Record]: ...
     def __len__(self) -> int: ...
 
+@final
 class Lines(Iterator[Report]):
     """The reports of an NDJSON stream, one per non-blank line, made as lines are read."""
 
     def __iter__(self) -> "Lines": ...
     def __next__(self) -> Report: ...
 
+@final
 class Validator:
     """Validates documents with a set of options; safe to share between threads."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         *,
-        root: Optional[StrPath] = None,
+        root: Optional[_StrPath] = None,
         session: Optional[str] = None,
         strict: bool = False,
         max_bytes: Optional[int] = None,
-    ) -> None: ...
+    ) -> "Validator": ...
     @property
     def root(self) -> Optional[pathlib.Path]: ...
     @property
@@ -106,23 +133,23 @@ class Validator:
     def strict(self) -> bool: ...
     @property
     def max_bytes(self) -> int: ...
-    def validate(self, doc: Document, schema: Optional[str] = None) -> Report: ...
-    def check(self, doc: Document, schema: Optional[str] = None) -> Report: ...
+    def validate(self, doc: _Document, schema: Optional[str] = None) -> Report: ...
+    def check(self, doc: _Document, schema: Optional[str] = None) -> Report: ...
     def validate_lines(self, lines: Iterable[Union[str, bytes]], schema: Optional[str] = None) -> Lines: ...
 
 def validate(
-    doc: Document,
+    doc: _Document,
     schema: Optional[str] = None,
     *,
-    root: Optional[StrPath] = None,
+    root: Optional[_StrPath] = None,
     session: Optional[str] = None,
     strict: bool = False,
 ) -> Report: ...
 def check(
-    doc: Document,
+    doc: _Document,
     schema: Optional[str] = None,
     *,
-    root: Optional[StrPath] = None,
+    root: Optional[_StrPath] = None,
     session: Optional[str] = None,
     strict: bool = False,
 ) -> Report: ...
@@ -130,24 +157,24 @@ def validate_lines(
     lines: Iterable[Union[str, bytes]],
     schema: Optional[str] = None,
     *,
-    root: Optional[StrPath] = None,
+    root: Optional[_StrPath] = None,
     session: Optional[str] = None,
     strict: bool = False,
 ) -> Lines: ...
 def migrate(doc: Union[str, bytes, bytearray, Dict[str, Any]], to: str = "1.1.0") -> str: ...
 
 
-class Verdict(TypedDict):
+class _Verdict(TypedDict):
     changes: List[Dict[str, str]]
     required: Literal["none", "patch", "minor", "major"]
     declared: Optional[Literal["none", "patch", "minor", "major"]]
     ok: bool
 
-def diff(old: Union[str, bytes, Dict[str, Any]], new: Union[str, bytes, Dict[str, Any]]) -> Verdict: ...
+def diff(old: Union[str, bytes, Dict[str, Any]], new: Union[str, bytes, Dict[str, Any]]) -> _Verdict: ...
 def example(name: str) -> Dict[str, Any]: ...
 def schema(name: str) -> Dict[str, Any]: ...
 
-class SchemaEntry(TypedDict):
+class _SchemaEntry(TypedDict):
     name: str
     path: str
     id: str
@@ -156,4 +183,4 @@ class SchemaEntry(TypedDict):
     agent_id: Optional[str]
     schema_name: Optional[str]
 
-def schemas() -> List[SchemaEntry]: ...
+def schemas() -> List[_SchemaEntry]: ...

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, List, Optional
 
-if TYPE_CHECKING:  # pragma: no cover
+if TYPE_CHECKING:  # the stubs of the package (__init__.pyi) type them
+    from . import Record, Report
+else:
     from ._native import Record, Report
 
 
