@@ -1,7 +1,9 @@
-//! The library behind the `jerry-contracts` command: each subcommand's work, so that the binary
-//! (`main.rs`) only parses arguments and maps outcomes to exit codes, and so that the fuzz
-//! targets (`fuzz/`) can drive the command's own NDJSON reader and directory walk.
+//! The library behind the `jerry-contracts` command: the command line itself ([`command::run`]),
+//! which the binary (`main.rs`) and the Python package's `jerry-contracts` command both call, and
+//! each subcommand's work, which the fuzz targets (`fuzz/`) drive too (the command's own NDJSON
+//! reader and directory walk).
 
+pub mod command;
 pub mod lint;
 pub mod output;
 pub mod tools;

@@ -8,7 +8,6 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::path::Path;
-use std::process::ExitCode;
 
 /// Writes one line to standard error, ignoring a failure (nothing better can be done with it, and
 /// a closed standard error must not turn into a panic).
@@ -24,16 +23,19 @@ macro_rules! complain {
     ($($arg:tt)*) => { $crate::output::complain(format_args!($($arg)*)) };
 }
 
+/// An exit status of the command: 0 all clean, 1 problems found, 2 usage or I/O error.
+pub type Status = u8;
+
 /// The exit status of a command whose verdict is `status` and whose output ended with `written`:
 /// the verdict when everything was written or the reader went away early (EPIPE: a quiet stop,
 /// as `| head` expects), else exit 2 with a message naming `command`.
-pub fn finish(command: &str, status: ExitCode, written: io::Result<()>) -> ExitCode {
+pub fn finish(command: &str, status: Status, written: io::Result<()>) -> Status {
     match written {
         Ok(()) => status,
         Err(err) if err.kind() == io::ErrorKind::BrokenPipe => status,
         Err(err) => {
             complain!("jerry-contracts {command}: cannot write the output: {err}");
-            ExitCode::from(2)
+            2
         }
     }
 }

@@ -3,31 +3,30 @@
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use jerry_contracts::validation::{Limited, read_limited};
 use jerry_contracts::{examples, registry, versions};
 
 use crate::complain;
-use crate::output::{escape, name};
+use crate::output::{Status, escape, name};
 
 /// `jerry-contracts example NAME`: a valid document of the schema.
-pub fn example(name: &str, out: &mut dyn Write, status: &mut ExitCode) -> io::Result<()> {
+pub fn example(name: &str, out: &mut dyn Write, status: &mut Status) -> io::Result<()> {
     match examples::example(name) {
         Ok(document) => writeln!(out, "{}", serde_json::to_string_pretty(&document).unwrap_or_default()),
         Err(err) => {
             complain!("jerry-contracts example: {}", escape(&err.to_string()));
-            *status = ExitCode::from(2);
+            *status = 2;
             Ok(())
         }
     }
 }
 
 /// `jerry-contracts schema NAME`: the embedded schema, as written.
-pub fn schema(name: &str, out: &mut dyn Write, status: &mut ExitCode) -> io::Result<()> {
+pub fn schema(name: &str, out: &mut dyn Write, status: &mut Status) -> io::Result<()> {
     let Some(info) = registry::lookup(name) else {
         complain!("jerry-contracts schema: no schema is named {:?} (see `jerry-contracts list`)", escape(name));
-        *status = ExitCode::from(2);
+        *status = 2;
         return Ok(());
     };
     let text = jerry_contracts::EMBEDDED_SCHEMAS.iter().find(|e| e.path == info.path).map_or("", |e| e.text);
@@ -52,10 +51,8 @@ pub fn list(out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// Exit statuses by severity: a later, milder outcome never hides an earlier, worse one.
-fn worst(status: &mut ExitCode, code: u8) {
-    if *status == ExitCode::SUCCESS || (code == 2 && *status != ExitCode::from(2)) {
-        *status = ExitCode::from(code);
-    }
+fn worst(status: &mut Status, code: Status) {
+    *status = (*status).max(code);
 }
 
 /// `jerry-contracts migrate [--to VERSION] PATH...|-`: each envelope rewritten as `to`, every
@@ -68,7 +65,7 @@ pub fn migrate(
     max_bytes: usize,
     paths: &[PathBuf],
     out: &mut dyn Write,
-    status: &mut ExitCode,
+    status: &mut Status,
 ) -> io::Result<()> {
     let several = paths.len() > 1;
     for path in paths {

@@ -469,6 +469,16 @@ fn schemas(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     value_to_py(py, &serde_json::Value::Array(list))
 }
 
+/// Runs the `jerry-contracts` command line `argv` (the program name first) exactly as the
+/// binary does, writing to the process's standard output and error, and returns its exit
+/// status. The console script `jerry-contracts` of the wheel (`jerry_contracts.__main__`) calls
+/// it. Each argument crosses as the bytes `os.fsencode` gives (pyo3's `OsString`), so a file
+/// name that is not UTF-8 (held by Python as surrogate escapes) reaches the command intact. The GIL is released while the command runs.
+#[pyfunction]
+fn command(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> u8 {
+    py.allow_threads(|| jerry_contracts_cli::command::run(argv))
+}
+
 /// The native module, `jerry_contracts._native`.
 #[pymodule]
 #[pyo3(name = "_native")]
@@ -484,6 +494,7 @@ fn native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(example, module)?)?;
     module.add_function(wrap_pyfunction!(schema, module)?)?;
     module.add_function(wrap_pyfunction!(schemas, module)?)?;
+    module.add_function(wrap_pyfunction!(command, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

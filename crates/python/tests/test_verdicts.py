@@ -4,14 +4,13 @@ expectations, and every seed example valid."""
 from __future__ import annotations
 
 import json
-import os
 import pathlib
 import subprocess
 
 import pytest
 
 import jerry_contracts
-from conftest import FIXTURES, ROOT, SEEDS
+from conftest import FIXTURES, ROOT, SEEDS, rust_cli
 
 FIXTURE_FILES = sorted(FIXTURES.rglob("*.json"))
 SCHEMA_NAMES = {entry["name"] for entry in jerry_contracts.schemas()}
@@ -25,13 +24,8 @@ def test_the_corpus_is_there():
 @pytest.fixture(scope="module")
 def cli_verdicts():
     """`jerry-contracts validate --format json tests/fixtures`, run once: {path: line}."""
-    cli = os.environ.get("JERRY_CONTRACTS_CLI")
-    if cli and pathlib.Path(cli).exists():
-        command = [cli]
-    else:
-        command = ["cargo", "run", "--quiet", "-p", "jerry-contracts-cli", "--"]
     done = subprocess.run(
-        command + ["validate", "--format", "json", str(FIXTURES)],
+        rust_cli() + ["validate", "--format", "json", str(FIXTURES)],
         cwd=ROOT,
         capture_output=True,
         check=False,

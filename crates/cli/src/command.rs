@@ -1,0 +1,284 @@
+//! The `jerry-contracts` command line: parses the arguments and maps each subcommand's outcome
+//! to an exit status: 0 all clean, 1 problems found, 2 usage or I/O error (a failed write
+//! included; a reader that went away early is a quiet stop). Each subcommand's work lives in its
+//! own module. The binary (`main.rs`) and the Python package's `jerry-contracts` command both run
+//! [`run`].
+
+use std::ffi::OsString;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+
+use jerry_contracts::validation::Options;
+
+use crate::output::{self, Status, finish};
+use crate::{complain, lint, tools, validate};
+
+/// Parses a byte count: digits, optionally followed by K, M or G (KiB, MiB, GiB).
+fn byte_count(text: &str) -> Result<usize, String> {
+    let (digits, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((at, _)) => text.split_at(at),
+        None => (text, ""),
+    };
+    let shift = match unit {
+        "" => 0,
+        "K" | "k" | "KiB" => 10,
+        "M" | "m" | "MiB" => 20,
+        "G" | "g" | "GiB" => 30,
+        _ => return Err(format!("{text:?} is not a byte count (digits, then optionally K, M or G)")),
+    };
+    let number: usize = digits.parse().map_err(|_| format!("{text:?} is not a byte count"))?;
+    number.checked_mul(1 << shift).ok_or_else(|| format!("{text:?} is too large"))
+}
+
+use clap::{Parser, Subcommand};
+
+/// Lint, validate and document the jerry agent-handoff contracts.
+#[derive(Debug, Parser)]
+#[command(name = "jerry-contracts", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check every schema against the draft-07 meta-schema, resolve every `$ref`, and judge
+    /// every fixture. Prints one line per schema and a summary.
+    Lint {
+        /// The schema directory.
+        #[arg(long, default_value = "schemas")]
+        schemas: PathBuf,
+        /// The fixture directory.
+        #[arg(long, default_value = "tests/fixtures")]
+        fixtures: PathBuf,
+    },
+    /// Validate documents through all four layers (schema, semantic, constitutional,
+    /// cross-reference). Exit status 0 when every document is valid (warnings allowed), 1 when any
+    /// is invalid, 2 on a usage or I/O error.
+    Validate {
+        /// The schema every document follows (registry name, path, $id, agent id or mission
+        /// schema_name, optionally with a definition: NAME#/definitions/X); when absent, named by
+        /// the directory's schemas.map or detected per document.
+        #[arg(long)]
+        schema: Option<String>,
+        /// Output: compiler-style text, or one JSON object per document per line.
+        #[arg(long, value_enum, default_value = "human")]
+        format: validate::Format,
+        /// Repository root: check that artifacts exist and match their checksums.
+        #[arg(long)]
+        root: Option<PathBuf>,
+        /// The consumer's session id: handoffs from another session get a warning.
+        #[arg(long)]
+        session: Option<String>,
+        /// Read every input as NDJSON (one document a line); `*.ndjson` files always are.
+        #[arg(long)]
+        ndjson: bool,
+        /// The largest document, and the longest NDJSON line, judged: a longer one is reported
+        /// (SCH-015) without being read on. Bytes, or with K, M or G.
+        #[arg(long, value_parser = byte_count, default_value = "64M")]
+        max_bytes: usize,
+        /// Follow symbolic links to directories while walking a directory (a link back to a
+        /// directory being walked is still not walked twice).
+        #[arg(long)]
+        follow: bool,
+        /// Exit 0 when the inputs hold no document at all (by default that is exit 2).
+        #[arg(long)]
+        allow_empty: bool,
+        /// Strict mode: the project's conventions beyond what the seeds state (CNV-* records)
+        /// are errors, not warnings (docs/conventions.md).
+        #[arg(long)]
+        strict: bool,
+        /// Files, directories (every *.json and *.ndjson below them), or `-` for standard input.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Rewrite session-context envelopes as a newer version, keeping every field. Exit status 1
+    /// when a document cannot be migrated (2.x, unknown versions, not JSON), 2 on I/O errors.
+    Migrate {
+        /// The target version.
+        #[arg(long, default_value = "1.1.0")]
+        to: String,
+        /// The largest document migrated: a longer one is reported without being read on.
+        /// Bytes, or with K, M or G.
+        #[arg(long, value_parser = byte_count, default_value = "64M")]
+        max_bytes: usize,
+        /// Files, or `-` for standard input.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Print a valid document of a schema.
+    Example {
+        /// Schema name (see `list`), path, $id, agent id or mission schema_name.
+        name: String,
+    },
+    /// Print a schema as embedded in this build.
+    Schema {
+        /// Schema name (see `list`), path, $id, agent id or mission schema_name.
+        name: String,
+    },
+    /// List the schemas of the registry: name, version, agent or artifact name, title.
+    List,
+    /// List every change between two versions of a schema with its JSON Pointer, classify it
+    /// (seed 000 §7.1: MAJOR, MINOR, PATCH), and print the least version bump it needs. Exit
+    /// status 1 when the bump the two schemas declare ($id or schema_version) is smaller.
+    Diff {
+        /// The old schema.
+        old: PathBuf,
+        /// The new schema.
+        new: PathBuf,
+        /// Output: one line per change, or one JSON object.
+        #[arg(long, value_enum, default_value = "human")]
+        format: validate::Format,
+    },
+    /// Write the schema reference (one Markdown page per schema, an index with the agent handoff
+    /// graph) from the schemas, their fixtures and the cross-pollination matrix of a checkout.
+    Docs {
+        /// Where the pages go. Only files that carry the generated-page marker are overwritten or
+        /// removed (stale pages); links are never followed.
+        #[arg(long, default_value = "docs/schemas")]
+        out: PathBuf,
+        /// Write into a non-empty directory that holds no generated page yet.
+        #[arg(long)]
+        force: bool,
+        /// The schema directory.
+        #[arg(long, default_value = "schemas")]
+        schemas: PathBuf,
+        /// The fixture directory (examples on each page).
+        #[arg(long, default_value = "tests/fixtures")]
+        fixtures: PathBuf,
+        /// The cross-pollination matrix (handoff edges).
+        #[arg(long, default_value = "data/cross_pollination_matrix.json")]
+        matrix: PathBuf,
+    },
+}
+
+/// Runs the command line `args` (the program name first, as `std::env::args_os` gives it),
+/// writing to standard output and standard error, and returns the exit status.
+pub fn run<I, T>(args: I) -> Status
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            let _ = std::io::stdout().flush();
+            return if err.use_stderr() { 2 } else { 0 };
+        }
+    };
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    dispatch(cli.command, &mut out)
+}
+
+/// Runs one subcommand, its output going to `out`.
+fn dispatch(command: Command, out: &mut impl Write) -> Status {
+    match command {
+        Command::Migrate { to, max_bytes, paths } => {
+            let mut status = 0;
+            let written = tools::migrate(&to, max_bytes, &paths, out, &mut status);
+            finish("migrate", status, written.and_then(|()| out.flush()))
+        }
+        Command::Example { name } => {
+            let mut status = 0;
+            let written = tools::example(&name, out, &mut status);
+            finish("example", status, written.and_then(|()| out.flush()))
+        }
+        Command::Schema { name } => {
+            let mut status = 0;
+            let written = tools::schema(&name, out, &mut status);
+            finish("schema", status, written.and_then(|()| out.flush()))
+        }
+        Command::List => finish("list", 0, tools::list(out).and_then(|()| out.flush())),
+        Command::Validate { schema, format, root, session, ndjson, max_bytes, follow, allow_empty, strict, paths } => {
+            let request = validate::Request {
+                schema,
+                format,
+                root,
+                session,
+                ndjson,
+                max_bytes,
+                follow,
+                allow_empty,
+                strict,
+                paths,
+            };
+            if let Some(problem) = request.usage_error() {
+                complain!("jerry-contracts validate: {problem}");
+                return 2;
+            }
+            let mut outcome = validate::Outcome::default();
+            let written = validate::run(&request, out, &mut outcome).and_then(|()| out.flush());
+            let gone = written.as_ref().is_err_and(output::is_gone);
+            let status = if outcome.io_errors > 0 {
+                2
+            } else if outcome.documents == 0 && !request.allow_empty && !gone {
+                complain!(
+                    "jerry-contracts validate: no documents: the inputs hold none (an empty directory, blank \
+                     NDJSON, no *.json or *.ndjson file); pass --allow-empty to accept that"
+                );
+                2
+            } else if outcome.invalid > 0 {
+                1
+            } else {
+                0
+            };
+            finish("validate", status, written)
+        }
+        Command::Diff { old, new, format } => match jerry_contracts_schema_tools::diff::verdict_files(&old, &new) {
+            Ok(verdict) => {
+                let status = if verdict.ok { 0 } else { 1 };
+                let written = match format {
+                    validate::Format::Human => writeln!(out, "{verdict}"),
+                    validate::Format::Json => writeln!(out, "{}", verdict.to_json()),
+                };
+                finish("diff", status, written.and_then(|()| out.flush()))
+            }
+            Err(err) => {
+                complain!("jerry-contracts diff: {}", output::escape(&err.to_string()));
+                2
+            }
+        },
+        Command::Docs { out: dir, force, schemas, fixtures, matrix } => {
+            use jerry_contracts_schema_tools::docs;
+            match docs::render(&schemas, &fixtures, &matrix) {
+                Ok(pages) => match docs::write(&dir, &pages, force) {
+                    Ok(done) => {
+                        let written = writeln!(
+                            out,
+                            "wrote {} of {} pages to {} ({} unchanged, {} stale removed)",
+                            done.written,
+                            pages.len(),
+                            output::name(&dir),
+                            done.unchanged,
+                            done.removed
+                        );
+                        finish("docs", 0, written.and_then(|()| out.flush()))
+                    }
+                    Err(err) => {
+                        complain!("jerry-contracts docs: {}: {}", output::name(&dir), output::escape(&err.to_string()));
+                        2
+                    }
+                },
+                Err(err) => {
+                    complain!("jerry-contracts docs: {}", output::escape(&err.to_string()));
+                    1
+                }
+            }
+        }
+        Command::Lint { schemas, fixtures } => match lint::lint(&lint::LintOptions { schemas, fixtures }) {
+            Ok(report) => {
+                let status = if report.problem_count() == 0 { 0 } else { 1 };
+                let written = out.write_all(report.render().as_bytes());
+                finish("lint", status, written.and_then(|()| out.flush()))
+            }
+            Err(message) => {
+                complain!("jerry-contracts lint: {}", output::escape(&message.to_string()));
+                2
+            }
+        },
+    }
+}
+
+/// The default of `--max-bytes` is the library's.
+const _: () = assert!(Options::DEFAULT_MAX_BYTES == 64 << 20);

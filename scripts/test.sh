@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# README's test command: the Rust suite of every crate (`cargo test --workspace`), then the
+# Python package's suite (scripts/python-test.sh: the wheel built, installed into a fresh virtual
+# environment, and tested with pytest). Needs cargo and python3; everything else is installed.
+#   scripts/test.sh
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+echo "== rust: cargo test --workspace"
+cargo test --workspace
+
+scripts/python-test.sh
