@@ -57,7 +57,7 @@ impl<T: Contract> Validate for T {
             report.push(record(&codes::SCH_UNKNOWN_SCHEMA, "", format!("no schema is named {:?}", T::SCHEMA)));
             return report;
         };
-        let schema = if T::POINTER.is_empty() { info.name } else { registry::fragment_name(info, T::POINTER) };
+        let schema = registry::fragment_name(info, T::POINTER);
         let mut report = Report { schema: Some(schema), records: Vec::new() };
         let violations = self.constraint_violations();
         if violations.is_empty() {

@@ -135,13 +135,14 @@ fn join(base: &str, relative: &str) -> String {
 
 /// The name of the schema at `pointer` in `info`'s file, `NAME#POINTER`
 /// (`session_context/v1.0.0#/definitions/agent_reference`), as a `'static` string for
-/// [`crate::validation::Report::schema`]. Each name is made once per process; the registry's
-/// files hold a fixed number of subschemas, so the names made are bounded by the corpus.
+/// [`crate::validation::Report::schema`]; the root (`""`) is the file's own name. Each name is
+/// made once per process; the registry's files hold a fixed number of subschemas, so the names
+/// made are bounded by the corpus.
 pub fn fragment_name(info: &'static SchemaInfo, pointer: &str) -> &'static str {
     use std::collections::HashMap;
     use std::sync::{Mutex, PoisonError};
     static NAMES: OnceLock<Mutex<HashMap<(&'static str, String), &'static str>>> = OnceLock::new();
-    if info.document.pointer(pointer).is_none() {
+    if pointer.is_empty() || info.document.pointer(pointer).is_none() {
         return info.name;
     }
     let mut names = NAMES.get_or_init(Mutex::default).lock().unwrap_or_else(PoisonError::into_inner);
@@ -158,6 +159,12 @@ mod tests {
     fn every_schema_is_embedded_and_found_by_each_of_its_names() {
         assert!(schemas().len() >= 48);
         let researcher = lookup("agents/ps/researcher_output").expect("by name");
+        assert_eq!(fragment_name(researcher, ""), "agents/ps/researcher_output", "the root is the file's name");
+        let envelope = lookup("session_context/v1.0.0").expect("by name");
+        assert_eq!(
+            fragment_name(envelope, "/definitions/agent_reference"),
+            "session_context/v1.0.0#/definitions/agent_reference"
+        );
         assert_eq!(researcher.path, "agents/ps/researcher_output.json");
         for key in [
             "agents/ps/researcher_output.json",

@@ -59,8 +59,7 @@ fn refused<T: Contract>(parsed: Result<&Value, Report>, violation: crate::__priv
             report
         }
     };
-    report.schema =
-        schema.map(|info| if T::POINTER.is_empty() { info.name } else { registry::fragment_name(info, T::POINTER) });
+    report.schema = schema.map(|info| registry::fragment_name(info, T::POINTER));
     if report.is_valid() {
         report.push(record(&codes::SCH_WRONG_TYPE, &violation.pointer, violation.message));
     }
