@@ -19,7 +19,16 @@ target="${CARGO_TARGET_DIR:-$root/target}"
 wheels="$target/python-wheels"
 
 echo "== python: a fresh virtual environment ($venv)"
+# Made anew each run, but only a directory this script made (it carries the marker) is cleared:
+# an environment or directory of someone else's is never emptied.
+marker="$venv/.made-by-jerry-contracts-python-test"
+if [ -e "$venv" ] && [ ! -e "$marker" ] && [ -n "$(ls -A "$venv" 2>/dev/null)" ]; then
+    echo "scripts/python-test.sh: $venv exists and was not made by this script; not clearing it" >&2
+    echo "(remove it, or set JERRY_PY_VENV to another directory)" >&2
+    exit 2
+fi
 "$python" -m venv --clear "$venv"
+touch "$marker"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.5,<2" "pytest>=7" "mypy>=1.10"
 
 echo "== python: the wheel"
