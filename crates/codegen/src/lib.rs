@@ -1,6 +1,6 @@
 //! Build-time tooling for `jerry-contracts`: loading and checking the schema corpus, the
 //! constraint inventory, and generating the Rust types (typify for the shapes, an attribute pass
-//! for everything typify drops).
+//! for everything typify drops) and the Python type hints of `jerry_contracts.types`.
 //!
 //! This crate is a build dependency of the library; nothing in it reaches the library's users at
 //! run time. The tools built on the corpus (schema diff, reference docs, fixture discovery) are in
@@ -21,6 +21,7 @@ pub mod naming;
 pub mod newtypes;
 pub mod plan;
 pub mod poke;
+pub mod python;
 pub mod serde_impls;
 pub mod skim;
 pub mod spelling;
@@ -44,6 +45,21 @@ pub enum CodegenError {
 
 /// Generates the Rust source for every schema under `schemas`.
 pub fn generate(schemas: &Path) -> Result<String, CodegenError> {
+    let (corpus, plan) = load_plan(schemas)?;
+    let mut source = generate::source(&plan).map_err(CodegenError::Schemas)?;
+    source.push_str(&generate::embedded(&corpus, schemas));
+    Ok(source)
+}
+
+/// Generates the Python module `jerry_contracts.types` (the `TypedDict`s of [`python`]) for every
+/// schema under `schemas`, under the names of the Rust types.
+pub fn python_types(schemas: &Path) -> Result<String, CodegenError> {
+    let (corpus, plan) = load_plan(schemas)?;
+    python::source(&corpus, &plan).map_err(CodegenError::Schemas)
+}
+
+/// Loads the corpus, checks it and its references, and plans the types.
+fn load_plan(schemas: &Path) -> Result<(Corpus, plan::Plan), CodegenError> {
     let corpus = Corpus::load(schemas)?;
     if !corpus.problems.is_empty() {
         return Err(CodegenError::Schemas(corpus.problems));
@@ -53,7 +69,5 @@ pub fn generate(schemas: &Path) -> Result<String, CodegenError> {
         return Err(CodegenError::Schemas(problems));
     }
     let plan = plan::plan(&corpus).map_err(CodegenError::Schemas)?;
-    let mut source = generate::source(&plan).map_err(CodegenError::Schemas)?;
-    source.push_str(&generate::embedded(&corpus, schemas));
-    Ok(source)
+    Ok((corpus, plan))
 }
