@@ -45,11 +45,25 @@ def ensure_jsonschema() -> None:
         os.execve(str(python), [str(python), __file__, *sys.argv[1:]], env)
 
 
+def load_schemas() -> list[dict]:
+    """Every schema under schemas/, parsed (each has its `$id`)."""
+    return [json.loads(p.read_text()) for p in sorted((ROOT / "schemas").rglob("*.json"))]
+
+
+def workload_path(directory: Path, name: str) -> Path:
+    """The file of workload `name` in `directory` (`.json` or `.ndjson`); exits when it is missing."""
+    for ext in ("json", "ndjson"):
+        if (directory / f"{name}.{ext}").exists():
+            return directory / f"{name}.{ext}"
+    sys.exit(f"{directory}/{name}.*: missing; run `JERRY_BENCH_WRITE_ONLY=1 cargo bench --bench validate` first")
+
+
 def build_validator():
+    """Draft7Validator of the v1.1.0 envelope, every schema registered under its `$id`, formats on."""
     import jsonschema
     from jsonschema import Draft7Validator
 
-    schemas = [json.loads(p.read_text()) for p in sorted((ROOT / "schemas").rglob("*.json"))]
+    schemas = load_schemas()
     root = {"$ref": ENVELOPE}
     checker = Draft7Validator.FORMAT_CHECKER
     try:
@@ -96,10 +110,7 @@ def main() -> None:
     results = {"jsonschema": version(), "python": sys.version.split()[0], "formats": sorted(validator.format_checker.checkers)}
     print(f"python {results['python']}, jsonschema {results['jsonschema']}, formats checked: {', '.join(results['formats'])}")
     for name in WORKLOADS:
-        path = next((directory / f"{name}.{ext}" for ext in ("json", "ndjson") if (directory / f"{name}.{ext}").exists()), None)
-        if path is None:
-            sys.exit(f"{directory}/{name}.*: missing; run `JERRY_BENCH_WRITE_ONLY=1 cargo bench --bench validate` first")
-        data = path.read_bytes()
+        data = workload_path(directory, name).read_bytes()
         lines = [line for line in data.split(b"\n") if line.strip()]
         validator.is_valid(json.loads(lines[0]))  # warm-up: resolve and cache the references
         seconds, passes = measure(validator, lines, args.budget)
