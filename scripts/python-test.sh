@@ -18,7 +18,7 @@ python="${PYTHON:-python3}"
 target="${CARGO_TARGET_DIR:-$root/target}"
 wheels="$target/python-wheels"
 
-echo "== python: a fresh virtual environment ($venv)"
+echo "== python: a fresh virtual environment ($venv) ($(date -u +%H:%M:%S))"
 # Made anew each run, but only a directory this script made (it carries the marker) is cleared:
 # an environment or directory of someone else's is never emptied.
 marker="$venv/.made-by-jerry-contracts-python-test"
@@ -31,7 +31,7 @@ fi
 touch "$marker"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.5,<2" "pytest>=7" "mypy>=1.10"
 
-echo "== python: the wheel"
+echo "== python: the wheel ($(date -u +%H:%M:%S))"
 # Only this script's own wheels live in $wheels: the old ones go so that exactly one is installed.
 mkdir -p "$wheels"
 rm -f "$wheels"/jerry_contracts-*.whl
@@ -43,7 +43,7 @@ wheel=("$wheels"/jerry_contracts-*.whl)
 cargo build --quiet -p jerry-contracts-cli
 export JERRY_CONTRACTS_CLI="$target/debug/jerry-contracts"
 
-echo "== python: pytest"
+echo "== python: pytest ($(date -u +%H:%M:%S))"
 # From the repository root, where the tests find the fixtures; the package imported is the
 # installed wheel (crates/python/python is not on the path).
 exec "$venv/bin/python" -m pytest -q crates/python/tests "$@"

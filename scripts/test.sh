@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-echo "== rust: cargo test --workspace"
+echo "== rust: cargo test --workspace ($(date -u +%H:%M:%S))"
 cargo test --workspace
 
 scripts/python-test.sh
