@@ -10,6 +10,8 @@
 //! takes, so the Python verdict is the CLI's. Values cross back the same way, as JSON text read
 //! by `json.loads`. The GIL is released while Rust validates.
 
+mod json_text;
+
 use std::borrow::Cow;
 use std::path::PathBuf;
 
@@ -41,7 +43,9 @@ fn raise<'py>(py: Python<'py>, class: &str, arg: impl IntoPyObject<'py>) -> PyEr
     }
 }
 
-/// The bytes of a document given as `str`, `bytes`, `bytearray`, or any value `json.dumps` writes.
+/// The bytes of a document given as `str`, `bytes`, `bytearray`, or any value `json.dumps` writes
+/// (as the text it writes: by [`json_text::write`] when the value is made of `json.loads`' types,
+/// else by `json.dumps` itself).
 fn document_bytes<'a>(doc: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, [u8]>> {
     if let Ok(bytes) = doc.downcast::<PyBytes>() {
         return Ok(Cow::Borrowed(bytes.as_bytes()));
@@ -52,6 +56,9 @@ fn document_bytes<'a>(doc: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, [u8]>> {
     if let Ok(array) = doc.downcast::<PyByteArray>() {
         // Copied: another thread may change a bytearray while the GIL is released.
         return Ok(Cow::Owned(array.to_vec()));
+    }
+    if let Some(text) = json_text::write(doc) {
+        return Ok(Cow::Owned(text));
     }
     let json = doc.py().import("json")?;
     let kwargs = pyo3::types::PyDict::new(doc.py());
@@ -479,6 +486,13 @@ fn command(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> u8 {
     py.allow_threads(|| jerry_contracts_cli::command::run(argv))
 }
 
+/// The text [`document_bytes`] judges for a parsed document when it writes it itself, or `None`
+/// when it leaves it to `json.dumps`: for the tests, which hold it to `json.dumps`' text.
+#[pyfunction]
+fn _json_text<'py>(py: Python<'py>, doc: &Bound<'py, PyAny>) -> Option<Bound<'py, PyBytes>> {
+    json_text::write(doc).map(|text| PyBytes::new(py, &text))
+}
+
 /// The native module, `jerry_contracts._native`.
 #[pymodule]
 #[pyo3(name = "_native")]
@@ -495,6 +509,7 @@ fn native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(schema, module)?)?;
     module.add_function(wrap_pyfunction!(schemas, module)?)?;
     module.add_function(wrap_pyfunction!(command, module)?)?;
+    module.add_function(wrap_pyfunction!(_json_text, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
