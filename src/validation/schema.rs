@@ -113,6 +113,20 @@ pub(crate) fn conventions_surely_kept(
         .unwrap_or(false)
 }
 
+/// Whether what the skim kept of a v1.1.0 envelope (`facts`) tells, without a walk of its bytes,
+/// that it surely keeps every convention of `info`'s schema (`schema/scan.rs`,
+/// `Tree::kept_by_facts`); `false` is doubt, for [`conventions_surely_kept`] to settle.
+pub(crate) fn conventions_kept_by_facts(
+    schemas: &'static [SchemaInfo],
+    info: &'static SchemaInfo,
+    facts: &super::Facts<'_>,
+) -> bool {
+    facts.envelope
+        && info.path == "session_context/v1.1.0.json"
+        && with_tree(schemas, info, |tree| Some(tree.kept_by_facts(tree.convention_root(info.path, "")?, facts)))
+            .unwrap_or(false)
+}
+
 /// The convention layer: one `CNV-*` record for every convention (`x-convention`) that `value`
 /// breaks against the schema at `pointer` in `info`'s file — a warning, or an error when
 /// `strict`.
@@ -321,6 +335,9 @@ struct Tree {
     /// Per node: where its schema is, the `$id` of its file and the JSON Pointer in it (a
     /// record's `keyword_location` is this and the keyword).
     locations: Vec<(&'static str, String)>,
+    /// Per (payload node, agent): whether an output dispatched to that agent surely keeps every
+    /// convention the node reaches (`schema/scan.rs`, `Tree::kept_by_facts`), found once.
+    dispatched: Mutex<Vec<(NodeId, &'static str, bool)>>,
 }
 
 impl Tree {
@@ -490,7 +507,14 @@ impl Compiler {
         }
         let reaches = reaching(&compiler.nodes);
         let convention_root = compiler.index.get(&(file.path, String::new(), Mode::Convention)).copied();
-        Tree { nodes: compiler.nodes, index: compiler.index, reaches, convention_root, locations: compiler.locations }
+        Tree {
+            nodes: compiler.nodes,
+            index: compiler.index,
+            reaches,
+            convention_root,
+            locations: compiler.locations,
+            dispatched: Mutex::default(),
+        }
     }
 
     /// The node of the schema at `pointer` in `file`, compiled if it is not yet.

@@ -14,6 +14,8 @@
 use serde_json::{Map, Value};
 
 use super::{MAX_DEPTH, Node, NodeId, OBJECT, Path, Silent, Tree};
+use crate::generated::TraceKept;
+use crate::validation::Facts;
 use crate::validation::detect::scan::{expect, plain_string, string_end, value_end, whitespace};
 
 /// The most schemas that apply to one object at once (the object's own, its `allOf` parts, the
@@ -61,6 +63,116 @@ impl Tree {
             }
             _ => Some((true, value_end(bytes, at)?)),
         }
+    }
+
+    /// Whether what the skim kept of a v1.1.0 envelope (`facts`) tells that the document surely
+    /// keeps every convention of node `root` (the envelope's root, convention reading), judged as
+    /// [`Tree::walk`] would judge the bytes, without walking them: the root's members that reach a
+    /// convention must all be among what the skim keeps (`session_id` and `trace`, judged as the
+    /// walk judges them) or the payload, whose dispatched output must reach no convention. Any
+    /// other shape is doubt (`false`): the walk decides.
+    pub(super) fn kept_by_facts(&self, root: NodeId, facts: &Facts<'_>) -> bool {
+        if !self.reaches_convention(root) {
+            return true;
+        }
+        let Some(Node::Schema(s)) = self.nodes.get(self.target(root)) else { return false };
+        if s.convention.is_some()
+            || s.condition.is_some()
+            || !s.all_of.is_empty()
+            || s.additional.is_some_and(|child| self.reaches_convention(child))
+        {
+            return false;
+        }
+        s.properties.iter().filter(|(_, child)| self.reaches_convention(*child)).all(|(name, child)| match *name {
+            "session_id" => facts.session_id.as_deref().is_some_and(|text| self.text_surely_kept(*child, text)),
+            // No trace: the member is absent (the skim takes no other value for it).
+            "trace" => facts.trace.as_ref().is_none_or(|trace| self.trace_surely_kept(*child, trace)),
+            "payload" => facts.agent.is_some_and(|agent| self.output_reaches_none(*child, agent)),
+            _ => false,
+        })
+    }
+
+    /// Whether the string `text` surely keeps the conventions of node `id`, as the walk judges a
+    /// string (its node's own conventions, judged where it lies).
+    fn text_surely_kept(&self, id: NodeId, text: &str) -> bool {
+        if !self.reaches_convention(id) {
+            return true;
+        }
+        matches!(self.nodes.get(self.target(id)), Some(Node::Schema(s)) if s.convention.is_some() && s.text_kept(text))
+    }
+
+    /// Whether a trace of which the skim kept `trace` surely keeps the conventions of node `id`:
+    /// the object's own (`required`, judged as the walk judges them on member names) and those of
+    /// its kept members; a convention on anything else is doubt.
+    fn trace_surely_kept(&self, id: NodeId, trace: &TraceKept<'_>) -> bool {
+        let Some(Node::Schema(s)) = self.nodes.get(self.target(id)) else { return false };
+        if s.condition.is_some()
+            || !s.all_of.is_empty()
+            || s.closed
+            || s.enumeration.is_some()
+            || s.constant.is_some()
+            || !s.problems.is_empty()
+            || s.types.as_ref().is_some_and(|types| types.mask & OBJECT == 0)
+            || s.additional.is_some_and(|child| self.reaches_convention(child))
+        {
+            return false;
+        }
+        let has = |name: &str| match name {
+            "trace_id" => trace.trace_id.is_some(),
+            "span_id" => trace.span_id.is_some(),
+            "depth" => true,
+            _ => false,
+        };
+        if s.convention.is_some() && !s.required.iter().all(|name| has(name)) {
+            return false;
+        }
+        s.properties.iter().filter(|(_, child)| self.reaches_convention(*child)).all(|(name, child)| match *name {
+            "trace_id" => trace.trace_id.as_deref().is_none_or(|text| self.text_surely_kept(*child, text)),
+            "span_id" => trace.span_id.as_deref().is_none_or(|text| self.text_surely_kept(*child, text)),
+            // A number is judged whole, as the walk judges it; one whose text is not the canonical
+            // form of its value is doubt.
+            "depth" => {
+                trace.depth.source_text().is_none()
+                    && matches!(self.nodes.get(self.target(*child)), Some(Node::Schema(c)) if c.convention.is_some())
+                    && self.eval(self.target(*child), &Value::from(trace.depth.get()), &Path::Root, 1, &mut Silent)
+            }
+            _ => false,
+        })
+    }
+
+    /// Whether the output of `agent` in a payload of node `id` reaches no convention: the walk
+    /// would skip all of it. The schemas that apply are found as the walk finds them, on an
+    /// object of its `agent_id` alone (a condition that names any other member is doubt), once
+    /// per agent.
+    fn output_reaches_none(&self, id: NodeId, agent: &'static str) -> bool {
+        let mut dispatched = self.dispatched.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((_, _, none)) =
+            dispatched.iter().find(|(node, name, _)| *node == id && (std::ptr::eq(*name, agent) || *name == agent))
+        {
+            return *none;
+        }
+        let none = self.reaches_none(id, agent);
+        dispatched.push((id, agent, none));
+        none
+    }
+
+    fn reaches_none(&self, id: NodeId, agent: &str) -> bool {
+        if !self.reaches_convention(id) {
+            return true;
+        }
+        let id = self.target(id);
+        let Ok(bytes) = serde_json::to_vec(&serde_json::json!({ "agent_id": agent })) else { return false };
+        let mut members = Cursor::new(&bytes, 0);
+        members.only = Some("agent_id");
+        let Some(applicable) = self.applicable(id, &mut members, 1) else { return false };
+        applicable.iter().all(|node| match self.nodes.get(*node) {
+            Some(Node::Schema(s)) => {
+                s.convention.is_none()
+                    && !s.properties.iter().any(|(_, child)| self.reaches_convention(*child))
+                    && !s.additional.is_some_and(|child| self.reaches_convention(child))
+            }
+            _ => true,
+        })
     }
 
     /// The node a chain of references leads to.
@@ -287,6 +399,8 @@ struct Cursor<'a> {
     seen: Vec<Member<'a>>,
     /// The index after the object, once read to its end.
     end: Option<usize>,
+    /// The only member a condition may ask for (`None`: any); asking for another is doubt.
+    only: Option<&'static str>,
 }
 
 impl<'a> Cursor<'a> {
@@ -296,12 +410,15 @@ impl<'a> Cursor<'a> {
             Some(first) if bytes.get(first) == Some(&b'}') => (None, Some(first + 1)),
             first => (first, None),
         };
-        Self { bytes, next, seen: Vec::new(), end }
+        Self { bytes, next, seen: Vec::new(), end, only: None }
     }
 
     /// The member named `name` (`Some(None)` when the object has none), reading on as far as
     /// needed; `None` on anything unexpected.
     fn find(&mut self, name: &str) -> Option<Option<&Member<'a>>> {
+        if self.only.is_some_and(|only| only != name) {
+            return None;
+        }
         if let Some(index) = self.seen.iter().position(|m| m.name == name) {
             return Some(self.seen.get(index));
         }
