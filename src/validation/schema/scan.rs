@@ -70,42 +70,61 @@ impl Tree {
     /// [`Tree::walk`] would judge the bytes, without walking them: the root's members that reach a
     /// convention must all be among what the skim keeps (`session_id` and `trace`, judged as the
     /// walk judges them) or the payload, whose dispatched output must reach no convention. Any
-    /// other shape is doubt (`false`): the walk decides.
+    /// other shape is doubt (`false`): the walk decides. The shape is read from the tree once.
     pub(super) fn kept_by_facts(&self, root: NodeId, facts: &Facts<'_>) -> bool {
-        if !self.reaches_convention(root) {
-            return true;
+        let Some(plan) = self.facts_plan.get_or_init(|| self.facts_plan(root)).as_ref() else { return false };
+        if plan.root != root {
+            return false;
         }
-        let Some(Node::Schema(s)) = self.nodes.get(self.target(root)) else { return false };
+        plan.session_id.is_none_or(|id| facts.session_id.as_deref().is_some_and(|text| self.string_kept(id, text)))
+            // No trace: the member is absent (the skim takes no other value for it).
+            && plan.trace.as_ref().is_none_or(|shape| facts.trace.as_ref().is_none_or(|trace| self.trace_kept(shape, trace)))
+            && plan.payload.is_none_or(|id| facts.agent.is_some_and(|agent| self.output_reaches_none(id, agent)))
+    }
+
+    /// What [`Tree::kept_by_facts`] judges under `root`; `None` when the tree has another shape.
+    fn facts_plan(&self, root: NodeId) -> Option<FactsPlan> {
+        let mut plan = FactsPlan { root, session_id: None, trace: None, payload: None };
+        if !self.reaches_convention(root) {
+            return Some(plan);
+        }
+        let Some(Node::Schema(s)) = self.nodes.get(self.target(root)) else { return None };
         if s.convention.is_some()
             || s.condition.is_some()
             || !s.all_of.is_empty()
             || s.additional.is_some_and(|child| self.reaches_convention(child))
         {
-            return false;
+            return None;
         }
-        s.properties.iter().filter(|(_, child)| self.reaches_convention(*child)).all(|(name, child)| match *name {
-            "session_id" => facts.session_id.as_deref().is_some_and(|text| self.text_surely_kept(*child, text)),
-            // No trace: the member is absent (the skim takes no other value for it).
-            "trace" => facts.trace.as_ref().is_none_or(|trace| self.trace_surely_kept(*child, trace)),
-            "payload" => facts.agent.is_some_and(|agent| self.output_reaches_none(*child, agent)),
-            _ => false,
-        })
+        for (name, child) in s.properties.iter().filter(|(_, child)| self.reaches_convention(*child)) {
+            match *name {
+                "session_id" => plan.session_id = Some(self.own_convention(*child)?),
+                "trace" => plan.trace = Some(self.trace_plan(*child)?),
+                "payload" => plan.payload = Some(*child),
+                _ => return None,
+            }
+        }
+        Some(plan)
     }
 
-    /// Whether the string `text` surely keeps the conventions of node `id`, as the walk judges a
-    /// string (its node's own conventions, judged where it lies).
-    fn text_surely_kept(&self, id: NodeId, text: &str) -> bool {
-        if !self.reaches_convention(id) {
-            return true;
-        }
-        matches!(self.nodes.get(self.target(id)), Some(Node::Schema(s)) if s.convention.is_some() && s.text_kept(text))
+    /// The node `id` leads to when that node has conventions of its own (the walk judges a
+    /// scalar by them alone); `None` otherwise.
+    fn own_convention(&self, id: NodeId) -> Option<NodeId> {
+        let id = self.target(id);
+        matches!(self.nodes.get(id), Some(Node::Schema(s)) if s.convention.is_some()).then_some(id)
     }
 
-    /// Whether a trace of which the skim kept `trace` surely keeps the conventions of node `id`:
-    /// the object's own (`required`, judged as the walk judges them on member names) and those of
-    /// its kept members; a convention on anything else is doubt.
-    fn trace_surely_kept(&self, id: NodeId, trace: &TraceKept<'_>) -> bool {
-        let Some(Node::Schema(s)) = self.nodes.get(self.target(id)) else { return false };
+    /// Whether the string `text` surely keeps the conventions of node `id` (one with conventions
+    /// of its own), as the walk judges a string where it lies.
+    fn string_kept(&self, id: NodeId, text: &str) -> bool {
+        matches!(self.nodes.get(id), Some(Node::Schema(s)) if s.text_kept(text))
+    }
+
+    /// What a trace's conventions are, as [`TraceKept`] can answer them: the object's own
+    /// (`required`, judged as the walk judges them on member names, on kept members only) and
+    /// those of its kept members; a convention on anything else is `None`.
+    fn trace_plan(&self, id: NodeId) -> Option<TracePlan> {
+        let Some(Node::Schema(s)) = self.nodes.get(self.target(id)) else { return None };
         if s.condition.is_some()
             || !s.all_of.is_empty()
             || s.closed
@@ -115,29 +134,44 @@ impl Tree {
             || s.types.as_ref().is_some_and(|types| types.mask & OBJECT == 0)
             || s.additional.is_some_and(|child| self.reaches_convention(child))
         {
-            return false;
+            return None;
         }
-        let has = |name: &str| match name {
-            "trace_id" => trace.trace_id.is_some(),
-            "span_id" => trace.span_id.is_some(),
-            "depth" => true,
-            _ => false,
-        };
-        if s.convention.is_some() && !s.required.iter().all(|name| has(name)) {
-            return false;
-        }
-        s.properties.iter().filter(|(_, child)| self.reaches_convention(*child)).all(|(name, child)| match *name {
-            "trace_id" => trace.trace_id.as_deref().is_none_or(|text| self.text_surely_kept(*child, text)),
-            "span_id" => trace.span_id.as_deref().is_none_or(|text| self.text_surely_kept(*child, text)),
-            // A number is judged whole, as the walk judges it; one whose text is not the canonical
-            // form of its value is doubt.
-            "depth" => {
-                trace.depth.source_text().is_none()
-                    && matches!(self.nodes.get(self.target(*child)), Some(Node::Schema(c)) if c.convention.is_some())
-                    && self.eval(self.target(*child), &Value::from(trace.depth.get()), &Path::Root, 1, &mut Silent)
+        let mut plan = TracePlan { trace_id: None, span_id: None, depth: None, requires: [false; 2] };
+        if s.convention.is_some() {
+            for name in &s.required {
+                match *name {
+                    "trace_id" => plan.requires[0] = true,
+                    "span_id" => plan.requires[1] = true,
+                    // Always there: the kept trace's `depth` is not optional.
+                    "depth" => {}
+                    _ => return None,
+                }
             }
-            _ => false,
-        })
+        }
+        for (name, child) in s.properties.iter().filter(|(_, child)| self.reaches_convention(*child)) {
+            match *name {
+                "trace_id" => plan.trace_id = Some(self.own_convention(*child)?),
+                "span_id" => plan.span_id = Some(self.own_convention(*child)?),
+                "depth" => plan.depth = Some(self.own_convention(*child)?),
+                _ => return None,
+            }
+        }
+        Some(plan)
+    }
+
+    /// Whether a trace of which the skim kept `trace` surely keeps the conventions of `plan`.
+    fn trace_kept(&self, plan: &TracePlan, trace: &TraceKept<'_>) -> bool {
+        let [trace_id, span_id] = plan.requires;
+        (!trace_id || trace.trace_id.is_some())
+            && (!span_id || trace.span_id.is_some())
+            && plan.trace_id.is_none_or(|id| trace.trace_id.as_deref().is_none_or(|text| self.string_kept(id, text)))
+            && plan.span_id.is_none_or(|id| trace.span_id.as_deref().is_none_or(|text| self.string_kept(id, text)))
+            // A number is judged whole, as the walk judges it; one whose text is not the
+            // canonical form of its value is doubt.
+            && plan.depth.is_none_or(|id| {
+                trace.depth.source_text().is_none()
+                    && self.eval(id, &Value::from(trace.depth.get()), &Path::Root, 1, &mut Silent)
+            })
     }
 
     /// Whether the output of `agent` in a payload of node `id` reaches no convention: the walk
@@ -380,6 +414,25 @@ impl Tree {
         }
         Some(self.eval(id, &Value::Object(partial), &Path::Root, depth, &mut Silent))
     }
+}
+
+/// The shape of a v1.1.0 envelope's conventions that [`Tree::kept_by_facts`] judges: for each
+/// member the skim keeps, the node of its conventions (`None`: it reaches none).
+pub(super) struct FactsPlan {
+    root: NodeId,
+    session_id: Option<NodeId>,
+    trace: Option<TracePlan>,
+    /// The payload's node: its output is judged per agent ([`Tree::output_reaches_none`]).
+    payload: Option<NodeId>,
+}
+
+/// The conventions of a trace, as [`FactsPlan`] keeps them.
+pub(super) struct TracePlan {
+    trace_id: Option<NodeId>,
+    span_id: Option<NodeId>,
+    depth: Option<NodeId>,
+    /// Whether the trace's conventions require `trace_id` and `span_id`.
+    requires: [bool; 2],
 }
 
 /// One member of an object: its name, where its value starts, and the value's bytes when it is
