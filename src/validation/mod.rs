@@ -245,7 +245,11 @@ impl Validator {
         let subject = Subject::from_bytes(info, bytes)?;
         let mut report = Report { schema: Some(info.name), records: Vec::new() };
         self.rules(&subject, &mut report);
-        self.conventions(info, Input::Bytes(bytes), &mut report);
+        let input = match &subject {
+            Subject::Skimmed(facts) => Input::Skimmed(bytes, facts),
+            _ => Input::Bytes(bytes),
+        };
+        self.conventions(info, input, &mut report);
         Some(report)
     }
 
@@ -262,8 +266,10 @@ impl Validator {
             return None;
         }
         let mut report = Report { schema: Some(info.name), records: Vec::new() };
-        self.rules(&Subject::Skimmed(facts), &mut report);
-        self.conventions(info, Input::Bytes(bytes), &mut report);
+        let subject = Subject::Skimmed(facts);
+        self.rules(&subject, &mut report);
+        let Subject::Skimmed(facts) = &subject else { return None };
+        self.conventions(info, Input::Skimmed(bytes, facts), &mut report);
         Some(report)
     }
 
@@ -328,8 +334,17 @@ impl Validator {
             Input::Value(value) => value,
             // Most documents keep every convention: a walk of the bytes that parses only the
             // values a convention applies to tells so, and only a doubt costs a parse.
-            Input::Bytes(bytes) if schema::conventions_surely_kept(catalogue.schemas, info, pointer, bytes) => return,
-            Input::Bytes(bytes) => match crate::__private::read::value_from_slice(bytes) {
+            Input::Skimmed(_, facts)
+                if pointer.is_empty() && schema::conventions_kept_by_facts(catalogue.schemas, info, facts) =>
+            {
+                return;
+            }
+            Input::Bytes(bytes) | Input::Skimmed(bytes, _)
+                if schema::conventions_surely_kept(catalogue.schemas, info, pointer, bytes) =>
+            {
+                return;
+            }
+            Input::Bytes(bytes) | Input::Skimmed(bytes, _) => match crate::__private::read::value_from_slice(bytes) {
                 Ok(value) => {
                     parsed = value;
                     &parsed
@@ -487,6 +502,8 @@ impl Validator {
 #[derive(Clone, Copy)]
 enum Input<'a> {
     Bytes(&'a [u8]),
+    /// The bytes of a document the skim read, and what it kept of them.
+    Skimmed(&'a [u8], &'a Facts<'a>),
     Value(&'a Value),
 }
 
@@ -544,6 +561,10 @@ pub(crate) fn schema_layer(info: &'static SchemaInfo, pointer: &str, value: &Val
 /// schema layer makes before the interpreter runs) the location of the schema of the value at
 /// its path, when the report's schema is known.
 fn locate(report: &mut Report) {
+    // A report with nothing to place (every valid document) pays nothing, not even the lookup.
+    if report.records.iter().all(|r| r.keyword_location.is_some()) {
+        return;
+    }
     let Some(info) = report.schema.and_then(registry::lookup) else { return };
     for record in report.records.iter_mut().filter(|r| r.keyword_location.is_none()) {
         record.keyword_location = Some(schema::location_of(info, record.path.as_deref().unwrap_or("")));

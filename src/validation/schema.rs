@@ -113,6 +113,20 @@ pub(crate) fn conventions_surely_kept(
         .unwrap_or(false)
 }
 
+/// Whether what the skim kept of a v1.1.0 envelope (`facts`) tells, without a walk of its bytes,
+/// that it surely keeps every convention of `info`'s schema (`schema/scan.rs`,
+/// `Tree::kept_by_facts`); `false` is doubt, for [`conventions_surely_kept`] to settle.
+pub(crate) fn conventions_kept_by_facts(
+    schemas: &'static [SchemaInfo],
+    info: &'static SchemaInfo,
+    facts: &super::Facts<'_>,
+) -> bool {
+    facts.envelope
+        && info.path == "session_context/v1.1.0.json"
+        && with_tree(schemas, info, |tree| Some(tree.kept_by_facts(tree.convention_root(info.path, "")?, facts)))
+            .unwrap_or(false)
+}
+
 /// The convention layer: one `CNV-*` record for every convention (`x-convention`) that `value`
 /// breaks against the schema at `pointer` in `info`'s file — a warning, or an error when
 /// `strict`.
@@ -321,6 +335,11 @@ struct Tree {
     /// Per node: where its schema is, the `$id` of its file and the JSON Pointer in it (a
     /// record's `keyword_location` is this and the keyword).
     locations: Vec<(&'static str, String)>,
+    /// Per (payload node, agent): whether an output dispatched to that agent surely keeps every
+    /// convention the node reaches (`schema/scan.rs`, `Tree::kept_by_facts`), found once.
+    dispatched: Mutex<Vec<(NodeId, &'static str, bool)>>,
+    /// The shape of the envelope's conventions for `Tree::kept_by_facts`, read once.
+    facts_plan: OnceLock<Option<scan::FactsPlan>>,
 }
 
 impl Tree {
@@ -447,9 +466,11 @@ fn tree_of(info: &'static SchemaInfo) -> Option<&'static Tree> {
     static TREES: OnceLock<Vec<OnceLock<Tree>>> = OnceLock::new();
     let schemas = registry::schemas();
     let trees = TREES.get_or_init(|| schemas.iter().map(|_| OnceLock::new()).collect());
-    let index = schemas
-        .iter()
-        .position(|s| std::ptr::eq(s, info))
+    // The entry's place in the registry, from its address (no search: every document asks).
+    let size = std::mem::size_of::<SchemaInfo>().max(1);
+    let offset = std::ptr::from_ref(info).addr().wrapping_sub(schemas.as_ptr().addr());
+    let index = Some(offset / size)
+        .filter(|&index| offset % size == 0 && schemas.get(index).is_some_and(|s| std::ptr::eq(s, info)))
         .or_else(|| schemas.iter().position(|s| s.path == info.path))?;
     let file = schemas.get(index)?;
     Some(trees.get(index)?.get_or_init(|| Compiler::compile(schemas, file)))
@@ -490,7 +511,15 @@ impl Compiler {
         }
         let reaches = reaching(&compiler.nodes);
         let convention_root = compiler.index.get(&(file.path, String::new(), Mode::Convention)).copied();
-        Tree { nodes: compiler.nodes, index: compiler.index, reaches, convention_root, locations: compiler.locations }
+        Tree {
+            nodes: compiler.nodes,
+            index: compiler.index,
+            reaches,
+            convention_root,
+            locations: compiler.locations,
+            dispatched: Mutex::default(),
+            facts_plan: OnceLock::new(),
+        }
     }
 
     /// The node of the schema at `pointer` in `file`, compiled if it is not yet.
@@ -747,7 +776,12 @@ impl Schema {
             return false;
         }
         if self.min_length.is_some() || self.max_length.is_some() {
-            let length = u64::try_from(text.chars().count()).unwrap_or(u64::MAX);
+            // Without a maximum, counting stops at the minimum (`minLength: 1` reads one char).
+            let length = match (self.min_length, self.max_length) {
+                (Some(min), None) => text.chars().take(usize::try_from(min).unwrap_or(usize::MAX)).count(),
+                _ => text.chars().count(),
+            };
+            let length = u64::try_from(length).unwrap_or(u64::MAX);
             if self.min_length.is_some_and(|min| length < min) || self.max_length.is_some_and(|max| length > max) {
                 return false;
             }

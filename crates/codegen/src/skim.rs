@@ -39,7 +39,7 @@ const CAPTURES: &[(&str, &[&str])] = &[(
 /// types is skimmed, and only these fields read whole (into a generated `<Type>Kept`).
 const KEEPS: &[(&str, &[&str])] = &[
     ("AgentReference", &["id", "family"]),
-    ("Trace", &["depth", "span_id"]),
+    ("Trace", &["depth", "span_id", "trace_id"]),
     ("ConfidenceScore", &["overall", "reasoning"]),
     ("ArtifactReference", &["path", "checksum"]),
     ("CheckedArtifactReference", &["path", "checksum"]),

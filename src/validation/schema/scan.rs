@@ -14,6 +14,8 @@
 use serde_json::{Map, Value};
 
 use super::{MAX_DEPTH, Node, NodeId, OBJECT, Path, Silent, Tree};
+use crate::generated::TraceKept;
+use crate::validation::Facts;
 use crate::validation::detect::scan::{expect, plain_string, string_end, value_end, whitespace};
 
 /// The most schemas that apply to one object at once (the object's own, its `allOf` parts, the
@@ -61,6 +63,150 @@ impl Tree {
             }
             _ => Some((true, value_end(bytes, at)?)),
         }
+    }
+
+    /// Whether what the skim kept of a v1.1.0 envelope (`facts`) tells that the document surely
+    /// keeps every convention of node `root` (the envelope's root, convention reading), judged as
+    /// [`Tree::walk`] would judge the bytes, without walking them: the root's members that reach a
+    /// convention must all be among what the skim keeps (`session_id` and `trace`, judged as the
+    /// walk judges them) or the payload, whose dispatched output must reach no convention. Any
+    /// other shape is doubt (`false`): the walk decides. The shape is read from the tree once.
+    pub(super) fn kept_by_facts(&self, root: NodeId, facts: &Facts<'_>) -> bool {
+        let Some(plan) = self.facts_plan.get_or_init(|| self.facts_plan(root)).as_ref() else { return false };
+        if plan.root != root {
+            return false;
+        }
+        plan.session_id.is_none_or(|id| facts.session_id.as_deref().is_some_and(|text| self.string_kept(id, text)))
+            // No trace: the member is absent (the skim takes no other value for it).
+            && plan.trace.as_ref().is_none_or(|shape| facts.trace.as_ref().is_none_or(|trace| self.trace_kept(shape, trace)))
+            && plan.payload.is_none_or(|id| facts.agent.is_some_and(|agent| self.output_reaches_none(id, agent)))
+    }
+
+    /// What [`Tree::kept_by_facts`] judges under `root`; `None` when the tree has another shape.
+    fn facts_plan(&self, root: NodeId) -> Option<FactsPlan> {
+        let mut plan = FactsPlan { root, session_id: None, trace: None, payload: None };
+        if !self.reaches_convention(root) {
+            return Some(plan);
+        }
+        let Some(Node::Schema(s)) = self.nodes.get(self.target(root)) else { return None };
+        if s.convention.is_some()
+            || s.condition.is_some()
+            || !s.all_of.is_empty()
+            || s.additional.is_some_and(|child| self.reaches_convention(child))
+        {
+            return None;
+        }
+        for (name, child) in s.properties.iter().filter(|(_, child)| self.reaches_convention(*child)) {
+            match *name {
+                "session_id" => plan.session_id = Some(self.own_convention(*child)?),
+                "trace" => plan.trace = Some(self.trace_plan(*child)?),
+                "payload" => plan.payload = Some(*child),
+                _ => return None,
+            }
+        }
+        Some(plan)
+    }
+
+    /// The node `id` leads to when that node has conventions of its own (the walk judges a
+    /// scalar by them alone); `None` otherwise.
+    fn own_convention(&self, id: NodeId) -> Option<NodeId> {
+        let id = self.target(id);
+        matches!(self.nodes.get(id), Some(Node::Schema(s)) if s.convention.is_some()).then_some(id)
+    }
+
+    /// Whether the string `text` surely keeps the conventions of node `id` (one with conventions
+    /// of its own), as the walk judges a string where it lies.
+    fn string_kept(&self, id: NodeId, text: &str) -> bool {
+        matches!(self.nodes.get(id), Some(Node::Schema(s)) if s.text_kept(text))
+    }
+
+    /// What a trace's conventions are, as [`TraceKept`] can answer them: the object's own
+    /// (`required`, judged as the walk judges them on member names, on kept members only) and
+    /// those of its kept members; a convention on anything else is `None`.
+    fn trace_plan(&self, id: NodeId) -> Option<TracePlan> {
+        let Some(Node::Schema(s)) = self.nodes.get(self.target(id)) else { return None };
+        if s.condition.is_some()
+            || !s.all_of.is_empty()
+            || s.closed
+            || s.enumeration.is_some()
+            || s.constant.is_some()
+            || !s.problems.is_empty()
+            || s.types.as_ref().is_some_and(|types| types.mask & OBJECT == 0)
+            || s.additional.is_some_and(|child| self.reaches_convention(child))
+        {
+            return None;
+        }
+        let mut plan = TracePlan { trace_id: None, span_id: None, depth: None, requires: [false; 2] };
+        if s.convention.is_some() {
+            for name in &s.required {
+                match *name {
+                    "trace_id" => plan.requires[0] = true,
+                    "span_id" => plan.requires[1] = true,
+                    // Always there: the kept trace's `depth` is not optional.
+                    "depth" => {}
+                    _ => return None,
+                }
+            }
+        }
+        for (name, child) in s.properties.iter().filter(|(_, child)| self.reaches_convention(*child)) {
+            match *name {
+                "trace_id" => plan.trace_id = Some(self.own_convention(*child)?),
+                "span_id" => plan.span_id = Some(self.own_convention(*child)?),
+                "depth" => plan.depth = Some(self.own_convention(*child)?),
+                _ => return None,
+            }
+        }
+        Some(plan)
+    }
+
+    /// Whether a trace of which the skim kept `trace` surely keeps the conventions of `plan`.
+    fn trace_kept(&self, plan: &TracePlan, trace: &TraceKept<'_>) -> bool {
+        let [trace_id, span_id] = plan.requires;
+        (!trace_id || trace.trace_id.is_some())
+            && (!span_id || trace.span_id.is_some())
+            && plan.trace_id.is_none_or(|id| trace.trace_id.as_deref().is_none_or(|text| self.string_kept(id, text)))
+            && plan.span_id.is_none_or(|id| trace.span_id.as_deref().is_none_or(|text| self.string_kept(id, text)))
+            // A number is judged whole, as the walk judges it; one whose text is not the
+            // canonical form of its value is doubt.
+            && plan.depth.is_none_or(|id| {
+                trace.depth.source_text().is_none()
+                    && self.eval(id, &Value::from(trace.depth.get()), &Path::Root, 1, &mut Silent)
+            })
+    }
+
+    /// Whether the output of `agent` in a payload of node `id` reaches no convention: the walk
+    /// would skip all of it. The schemas that apply are found as the walk finds them, on an
+    /// object of its `agent_id` alone (a condition that names any other member is doubt), once
+    /// per agent.
+    fn output_reaches_none(&self, id: NodeId, agent: &'static str) -> bool {
+        let mut dispatched = self.dispatched.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((_, _, none)) =
+            dispatched.iter().find(|(node, name, _)| *node == id && (std::ptr::eq(*name, agent) || *name == agent))
+        {
+            return *none;
+        }
+        let none = self.reaches_none(id, agent);
+        dispatched.push((id, agent, none));
+        none
+    }
+
+    fn reaches_none(&self, id: NodeId, agent: &str) -> bool {
+        if !self.reaches_convention(id) {
+            return true;
+        }
+        let id = self.target(id);
+        let Ok(bytes) = serde_json::to_vec(&serde_json::json!({ "agent_id": agent })) else { return false };
+        let mut members = Cursor::new(&bytes, 0);
+        members.only = Some("agent_id");
+        let Some(applicable) = self.applicable(id, &mut members, 1) else { return false };
+        applicable.iter().all(|node| match self.nodes.get(*node) {
+            Some(Node::Schema(s)) => {
+                s.convention.is_none()
+                    && !s.properties.iter().any(|(_, child)| self.reaches_convention(*child))
+                    && !s.additional.is_some_and(|child| self.reaches_convention(child))
+            }
+            _ => true,
+        })
     }
 
     /// The node a chain of references leads to.
@@ -270,6 +416,25 @@ impl Tree {
     }
 }
 
+/// The shape of a v1.1.0 envelope's conventions that [`Tree::kept_by_facts`] judges: for each
+/// member the skim keeps, the node of its conventions (`None`: it reaches none).
+pub(super) struct FactsPlan {
+    root: NodeId,
+    session_id: Option<NodeId>,
+    trace: Option<TracePlan>,
+    /// The payload's node: its output is judged per agent ([`Tree::output_reaches_none`]).
+    payload: Option<NodeId>,
+}
+
+/// The conventions of a trace, as [`FactsPlan`] keeps them.
+pub(super) struct TracePlan {
+    trace_id: Option<NodeId>,
+    span_id: Option<NodeId>,
+    depth: Option<NodeId>,
+    /// Whether the trace's conventions require `trace_id` and `span_id`.
+    requires: [bool; 2],
+}
+
 /// One member of an object: its name, where its value starts, and the value's bytes when it is
 /// a scalar (an object or array is not kept: no condition looks inside one).
 struct Member<'a> {
@@ -287,6 +452,8 @@ struct Cursor<'a> {
     seen: Vec<Member<'a>>,
     /// The index after the object, once read to its end.
     end: Option<usize>,
+    /// The only member a condition may ask for (`None`: any); asking for another is doubt.
+    only: Option<&'static str>,
 }
 
 impl<'a> Cursor<'a> {
@@ -296,12 +463,15 @@ impl<'a> Cursor<'a> {
             Some(first) if bytes.get(first) == Some(&b'}') => (None, Some(first + 1)),
             first => (first, None),
         };
-        Self { bytes, next, seen: Vec::new(), end }
+        Self { bytes, next, seen: Vec::new(), end, only: None }
     }
 
     /// The member named `name` (`Some(None)` when the object has none), reading on as far as
     /// needed; `None` on anything unexpected.
     fn find(&mut self, name: &str) -> Option<Option<&Member<'a>>> {
+        if self.only.is_some_and(|only| only != name) {
+            return None;
+        }
         if let Some(index) = self.seen.iter().position(|m| m.name == name) {
             return Some(self.seen.get(index));
         }
