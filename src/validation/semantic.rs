@@ -536,7 +536,7 @@ fn workflow(members: &V11Members<'_>, report: &mut Report) {
 /// SEM-009: an agent's `family` is the prefix of its `id` (`nse-risk` → `nse`).
 fn agents(source: Agent<'_>, target: Agent<'_>, report: &mut Report) {
     for (name, agent) in [("source_agent", source), ("target_agent", target)] {
-        let prefix = agent.id.split_once('-').map_or(agent.id, |(prefix, _)| prefix);
+        let prefix = agent.id.as_bytes().iter().position(|&b| b == b'-').map_or(agent.id, |at| &agent.id[..at]);
         let family = match agent.family {
             v1_0::AgentFamily::Ps => "ps",
             v1_0::AgentFamily::Nse => "nse",
@@ -597,7 +597,15 @@ fn payload_agent_matches(payload_agent: Option<&str>, source: Agent<'_>, report:
 /// payload must not be referred to an agent's output schema (any other schema it may name is not
 /// judged: the registry has no entry for the generic payload definition on its own).
 fn payload_kind(reference: &str, actual: Option<&'static str>, report: &mut Report) {
-    let document = reference.split_once('#').map_or(reference, |(document, _)| document);
+    let document = memchr::memchr(b'#', reference.as_bytes()).map_or(reference, |at| &reference[..at]);
+    // The common case, the path or `$id` of the payload agent's own output schema, is settled
+    // without a search of the registry (the one entry with that path is the agent's).
+    if let Some(actual) = actual
+        && let path = document.strip_prefix(crate::SCHEMA_ID_BASE).unwrap_or(document)
+        && crate::AgentInfo::find(actual).is_some_and(|agent| agent.schema == path)
+    {
+        return;
+    }
     let problem = match crate::registry::lookup(document) {
         None => Some(format!("{reference:?} names no schema of the registry")),
         Some(info) => match (info.agent_id.as_deref(), actual) {
