@@ -335,9 +335,6 @@ struct Tree {
     /// Per node: where its schema is, the `$id` of its file and the JSON Pointer in it (a
     /// record's `keyword_location` is this and the keyword).
     locations: Vec<(&'static str, String)>,
-    /// Per (payload node, agent): whether an output dispatched to that agent surely keeps every
-    /// convention the node reaches (`schema/scan.rs`, `Tree::kept_by_facts`), found once.
-    dispatched: Mutex<Vec<(NodeId, &'static str, bool)>>,
     /// The shape of the envelope's conventions for `Tree::kept_by_facts`, read once.
     facts_plan: OnceLock<Option<scan::FactsPlan>>,
 }
@@ -517,7 +514,6 @@ impl Compiler {
             reaches,
             convention_root,
             locations: compiler.locations,
-            dispatched: Mutex::default(),
             facts_plan: OnceLock::new(),
         }
     }

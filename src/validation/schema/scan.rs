@@ -79,12 +79,16 @@ impl Tree {
         plan.session_id.is_none_or(|id| facts.session_id.as_deref().is_some_and(|text| self.string_kept(id, text)))
             // No trace: the member is absent (the skim takes no other value for it).
             && plan.trace.as_ref().is_none_or(|shape| facts.trace.as_ref().is_none_or(|trace| self.trace_kept(shape, trace)))
-            && plan.payload.is_none_or(|id| facts.agent.is_some_and(|agent| self.output_reaches_none(id, agent)))
+            && plan.outputs.as_ref().is_none_or(|outputs| {
+                facts.agent.is_some_and(|agent| {
+                    outputs.iter().any(|(id, none)| *none && (std::ptr::eq(*id, agent) || *id == agent))
+                })
+            })
     }
 
     /// What [`Tree::kept_by_facts`] judges under `root`; `None` when the tree has another shape.
     fn facts_plan(&self, root: NodeId) -> Option<FactsPlan> {
-        let mut plan = FactsPlan { root, session_id: None, trace: None, payload: None };
+        let mut plan = FactsPlan { root, session_id: None, trace: None, outputs: None };
         if !self.reaches_convention(root) {
             return Some(plan);
         }
@@ -100,7 +104,14 @@ impl Tree {
             match *name {
                 "session_id" => plan.session_id = Some(self.own_convention(*child)?),
                 "trace" => plan.trace = Some(self.trace_plan(*child)?),
-                "payload" => plan.payload = Some(*child),
+                "payload" => {
+                    plan.outputs = Some(
+                        crate::AgentInfo::all()
+                            .iter()
+                            .map(|agent| (agent.id, self.reaches_none(*child, agent.id)))
+                            .collect(),
+                    );
+                }
                 _ => return None,
             }
         }
@@ -176,20 +187,7 @@ impl Tree {
 
     /// Whether the output of `agent` in a payload of node `id` reaches no convention: the walk
     /// would skip all of it. The schemas that apply are found as the walk finds them, on an
-    /// object of its `agent_id` alone (a condition that names any other member is doubt), once
-    /// per agent.
-    fn output_reaches_none(&self, id: NodeId, agent: &'static str) -> bool {
-        let mut dispatched = self.dispatched.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some((_, _, none)) =
-            dispatched.iter().find(|(node, name, _)| *node == id && (std::ptr::eq(*name, agent) || *name == agent))
-        {
-            return *none;
-        }
-        let none = self.reaches_none(id, agent);
-        dispatched.push((id, agent, none));
-        none
-    }
-
+    /// object of its `agent_id` alone (a condition that names any other member is doubt).
     fn reaches_none(&self, id: NodeId, agent: &str) -> bool {
         if !self.reaches_convention(id) {
             return true;
@@ -422,8 +420,10 @@ pub(super) struct FactsPlan {
     root: NodeId,
     session_id: Option<NodeId>,
     trace: Option<TracePlan>,
-    /// The payload's node: its output is judged per agent ([`Tree::output_reaches_none`]).
-    payload: Option<NodeId>,
+    /// When the payload reaches a convention: per agent (every [`crate::AgentInfo`], found
+    /// when the plan is read), whether its dispatched output reaches none. An agent not listed
+    /// is doubt.
+    outputs: Option<Vec<(&'static str, bool)>>,
 }
 
 /// The conventions of a trace, as [`FactsPlan`] keeps them.
