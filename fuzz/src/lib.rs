@@ -14,13 +14,19 @@
 //!
 //! - the command's own NDJSON reader gives the library's verdicts, line for line, and its
 //!   directory walk takes every document once, cycles or not (targets `ndjson`, `walk`).
+//! - `docs::write` (`jerry-contracts docs --out`) changes nothing outside its output directory
+//!   but the pages its manifest lists, never writes through a link, and changes nothing at all
+//!   when it refuses (target `docs_out`, [`docs_out()`]).
 //!
 //! The same functions run under libFuzzer (`cargo fuzz`) and under the stable harness
 //! ([`harness`]), so a finding of either replays in both.
 #![forbid(unsafe_code)]
 
+mod docs_out;
 pub mod harness;
 pub mod mutate;
+
+pub use docs_out::docs_out;
 
 use std::sync::OnceLock;
 

@@ -29,6 +29,13 @@
 //!
 //! As draft-07 prescribes, the siblings of `$ref` other than annotations are ignored.
 //!
+//! Values are compared as JSON Schema compares them (the equality of `const` and `enum`), not
+//! as they are spelled: numbers by value, exactly (`1`, `1.0` and `1e0` are one value, so
+//! `enum: [1]` → `enum: [1.0]` is no change; `9007199254740993` and `9007199254740992` stay two),
+//! arrays item by item, objects by their keys and values. That holds for `enum` and `const`, for
+//! `default`, `examples` and the other annotations, and for the numeric keywords (`multipleOf`,
+//! the bounds).
+//!
 //! The classifier takes O(n log n) time in the size of the schemas (for a bounded nesting depth):
 //! lists (`enum`, `required`, `dependencies`) and property maps are compared through sorted
 //! copies or ordered maps, never element by element against each other, and the changes keep the
@@ -618,12 +625,27 @@ fn names(values: &[&str]) -> String {
     values.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ")
 }
 
-/// Compares two JSON numbers (exactly for integers).
+/// Compares two JSON numbers by value, exactly ([`compare_number_values`]); `None` when either
+/// is not a number.
 fn compare_numbers(a: &Value, b: &Value) -> Option<Ordering> {
-    let integer = |v: &Value| v.as_i64().map(i128::from).or_else(|| v.as_u64().map(i128::from));
-    match (integer(a), integer(b)) {
-        (Some(a), Some(b)) => Some(a.cmp(&b)),
-        _ => a.as_f64()?.partial_cmp(&b.as_f64()?),
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => Some(compare_number_values(x, y)),
+        _ => None,
+    }
+}
+
+/// Whether two JSON values are equal as JSON Schema compares them (`const`, `enum`): numbers by
+/// value (`1`, `1.0` and `1e0` are equal), arrays item by item, objects by key set and values.
+fn same(a: &Value, b: &Value) -> bool {
+    compare_values(a, b).is_eq()
+}
+
+/// [`same`] for keywords that may be absent.
+fn same_opt(a: Option<&Value>, b: Option<&Value>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => same(a, b),
+        (None, None) => true,
+        _ => false,
     }
 }
 
@@ -814,7 +836,7 @@ impl Walker {
 
     /// A keyword whose value cannot be interpreted: any change is MAJOR.
     fn opaque(&mut self, pointer: String, key: &str, old: Option<&Value>, new: Option<&Value>) {
-        if old != new {
+        if !same_opt(old, new) {
             let show = |v: Option<&Value>| v.map_or_else(|| "nothing".to_owned(), show);
             let description = format!("`{key}` changed from {} to {}", show(old), show(new));
             self.push(pointer, ChangeKind::ConstraintChanged, Class::Major, description);
@@ -987,7 +1009,7 @@ impl Walker {
         let keys: BTreeSet<&String> = old.keys().chain(new.keys()).filter(|k| is_annotation(k)).collect();
         for key in keys {
             let description = match (old.get(key), new.get(key)) {
-                (Some(o), Some(n)) if o == n => continue,
+                (Some(o), Some(n)) if same(o, n) => continue,
                 (Some(o), Some(n)) => format!("{key} changed from {} to {}", show(o), show(n)),
                 (None, Some(n)) => format!("{key} {} added", show(n)),
                 (Some(o), None) => format!("{key} {} removed", show(o)),
@@ -1159,7 +1181,7 @@ impl Walker {
     ) {
         let at = child(pointer, key);
         match (old.get(key), new.get(key)) {
-            (Some(o), Some(n)) if o != n => {
+            (Some(o), Some(n)) if !same(o, n) => {
                 self.push(at, changed, Class::Major, format!("{key} changed from {} to {}", show(o), show(n)))
             }
             (None, Some(n)) => self.push(at, added, Class::Major, format!("{key} {} added", show(n))),
@@ -1197,7 +1219,7 @@ impl Walker {
     fn multiple_of(&mut self, pointer: &str, old: &Map<String, Value>, new: &Map<String, Value>) {
         let at = child(pointer, "multipleOf");
         match (old.get("multipleOf"), new.get("multipleOf")) {
-            (Some(o), Some(n)) if o != n => {
+            (Some(o), Some(n)) if !same(o, n) => {
                 // Every multiple of `o` is a multiple of `n` when `n` divides `o`.
                 let divides = match (o.as_u64(), n.as_u64()) {
                     (Some(o), Some(n)) => n != 0 && o % n == 0,
@@ -1605,12 +1627,13 @@ fn missing_by<'a, T>(a: &'a [T], b: &[T], compare: impl Fn(&T, &T) -> Ordering) 
     a.iter().filter(|x| sorted.binary_search_by(|y| compare(y, x)).is_err()).collect()
 }
 
-/// A total order on JSON values that agrees with `==` on [`Value`]: two values compare `Equal`
-/// exactly when they are `==`. Kinds are ordered null, boolean, number, string, array, object.
-/// Numbers keep serde_json's distinction: `1` and `1.0` are not `==`, so they are not `Equal`
-/// either (non-negative integers, then negative ones, then floats, each by value; `0.0` and
-/// `-0.0` are `==` and `Equal`). Arrays compare element by element, then by length; objects by
-/// size, then entry by entry in key order (whatever order the map keeps its entries in).
+/// A total order on JSON values whose equality is JSON Schema's (the equality of `const` and
+/// `enum`): two values compare `Equal` exactly when JSON Schema holds them equal. Kinds are ordered
+/// null, boolean, number, string, array, object. Numbers are ordered by value, exactly
+/// ([`compare_number_values`]: `1`, `1.0` and `1e0` are `Equal`, `9007199254740993` and
+/// `9007199254740992.0` are not). Arrays compare item by item, then by length; objects by size,
+/// then entry by entry in key order (whatever order the map keeps its entries in), so two objects
+/// are `Equal` when they have the same keys with `Equal` values.
 fn compare_values(a: &Value, b: &Value) -> Ordering {
     fn sorted_entries(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
         let mut entries: Vec<(&String, &Value)> = map.iter().collect();
@@ -1650,23 +1673,47 @@ fn compare_values(a: &Value, b: &Value) -> Ordering {
     }
 }
 
-/// The number part of [`compare_values`]: serde_json's `==` holds between numbers of the same
-/// representation (a non-negative integer, a negative integer, a float) with equal values.
+/// Orders two JSON numbers by their values, exactly: two integers as integers (never through an
+/// `f64`, so `9007199254740993` and `9007199254740992` differ), two floats as floats (`0.0` and
+/// `-0.0` are equal), and an integer against a float without rounding either. A float is the
+/// value serde_json read, the `f64` nearest its text. The validator's `const`/`enum` equality
+/// compares numbers the same way (`src/validation/schema.rs`), so what the classifier calls no
+/// change is no change to what a document may hold.
 fn compare_number_values(a: &serde_json::Number, b: &serde_json::Number) -> Ordering {
-    match (a.as_u64(), b.as_u64()) {
-        (Some(x), Some(y)) => return x.cmp(&y),
-        (Some(_), None) => return Ordering::Less,
-        (None, Some(_)) => return Ordering::Greater,
-        (None, None) => {}
-    }
-    // Neither is a non-negative integer: an `i64` is a negative integer, anything else a float.
-    match (a.as_i64(), b.as_i64()) {
-        (Some(x), Some(y)) => x.cmp(&y),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
+    let integer = |n: &serde_json::Number| n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from));
+    match (integer(a), integer(b), a.as_f64(), b.as_f64()) {
+        (Some(x), Some(y), _, _) => x.cmp(&y),
+        (Some(x), None, _, Some(y)) => compare_integer_float(x, y),
+        (None, Some(y), Some(x), _) => compare_integer_float(y, x).reverse(),
         // Finite, as serde_json numbers are, so `partial_cmp` always answers.
-        (None, None) => a.as_f64().partial_cmp(&b.as_f64()).unwrap_or(Ordering::Equal),
+        (_, _, Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
+        _ => Ordering::Equal,
     }
+}
+
+/// Orders an integer and a finite float exactly.
+fn compare_integer_float(integer: i128, float: f64) -> Ordering {
+    // 2^127: no i128 reaches it.
+    const LIMIT: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
+    if float >= LIMIT {
+        return Ordering::Less;
+    }
+    if float < -LIMIT {
+        return Ordering::Greater;
+    }
+    let whole = float.trunc();
+    // In range and integral: the conversion is exact.
+    #[allow(clippy::cast_possible_truncation)]
+    let whole_integer = whole as i128;
+    integer.cmp(&whole_integer).then_with(|| {
+        if float > whole {
+            Ordering::Less
+        } else if float < whole {
+            Ordering::Greater
+        } else {
+            Ordering::Equal
+        }
+    })
 }
 
 /// A JSON value ordered by [`compare_values`], as a map key.
@@ -1751,8 +1798,29 @@ mod tests {
         assert_eq!(resolve(base, "urn:x#/a").0, "urn:x");
     }
 
+    /// JSON Schema's equality, for the samples below: each integral float that an `i64` or a
+    /// `u64` holds is made that integer (`-0.0` included), then `==`.
+    fn normal(value: &Value) -> Value {
+        match value {
+            Value::Number(n) if n.is_f64() => match n.as_f64() {
+                Some(f) if f.fract() == 0.0 && f.abs() < 1.9e19 => {
+                    #[allow(clippy::cast_possible_truncation)]
+                    let whole = f as i128;
+                    i64::try_from(whole)
+                        .map(Value::from)
+                        .or_else(|_| u64::try_from(whole).map(Value::from))
+                        .unwrap_or_else(|_| value.clone())
+                }
+                _ => value.clone(),
+            },
+            Value::Array(items) => Value::Array(items.iter().map(normal).collect()),
+            Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), normal(v))).collect()),
+            _ => value.clone(),
+        }
+    }
+
     #[test]
-    fn the_value_order_agrees_with_equality() {
+    fn the_value_order_agrees_with_json_schema_equality() {
         let samples: Vec<Value> = [
             "null",
             "false",
@@ -1766,15 +1834,28 @@ mod tests {
             "-0.0",
             "-0",
             "18446744073709551615",
+            "18446744073709551615.0",
             "-9223372036854775808",
+            "-9223372036854775808.0",
+            "9007199254740993",
+            "9007199254740992",
+            "9007199254740992.0",
+            "9007199254740994.0",
+            "100",
+            "1e2",
+            "1E2",
+            "100.0",
             "1e300",
             "0.5",
+            "-0.5",
+            "1.5",
             "\"\"",
             "\"a\"",
             "\"b\"",
             "[]",
             "[1]",
             "[1.0]",
+            "[1e0, 2]",
             "[1, 2]",
             "[2]",
             "{}",
@@ -1791,7 +1872,7 @@ mod tests {
         for a in &samples {
             for b in &samples {
                 let order = compare_values(a, b);
-                assert_eq!(order.is_eq(), a == b, "{a} vs {b}: {order:?}");
+                assert_eq!(order.is_eq(), normal(a) == normal(b), "{a} vs {b}: {order:?}");
                 assert_eq!(order.reverse(), compare_values(b, a), "{a} vs {b}: antisymmetric");
                 for c in &samples {
                     if order.is_le() && compare_values(b, c).is_le() {
@@ -1805,9 +1886,9 @@ mod tests {
     #[test]
     fn missing_elements_keep_their_order() {
         assert_eq!(missing_from(&[3, 1, 2, 1, 4], &[2, 4]), [&3, &1, &1]);
-        let a = [json!("x"), json!(1), json!(1.0), json!({"k": [1]})];
-        let b = [json!(1.0), json!({"k": [1]})];
-        assert_eq!(missing_by(&a, &b, compare_values), [&json!("x"), &json!(1)]);
+        let a = [json!("x"), json!(1), json!(2.0), json!({"k": [1]})];
+        let b = [json!(1.0), json!({"k": [1.0]})];
+        assert_eq!(missing_by(&a, &b, compare_values), [&json!("x"), &json!(2.0)]);
     }
 
     #[test]

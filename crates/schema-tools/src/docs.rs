@@ -11,9 +11,15 @@
 //! by name; definitions, pages and agents are sorted; nothing depends on the clock or on the
 //! iteration order of a JSON object.
 //!
-//! [`write()`] puts the pages in a directory and removes the stale ones there. Every page starts
-//! with the generated-page [`MARKER`], and `write` overwrites or removes only files that carry it
-//! (unless told to overwrite with `force`); it never follows a symbolic link.
+//! [`write()`] puts the pages in a directory, removes the stale ones there, and keeps a manifest
+//! ([`MANIFEST`], `.jerry-contracts-docs`) in that directory of the pages and directories it
+//! wrote. It overwrites or removes only a file that this manifest lists as a page *and* that still
+//! starts with the generated-page [`MARKER`], and removes only the empty directories the manifest
+//! says a run made; it never searches the directory for pages (so other checkouts' pages below it
+//! are safe), never follows a symbolic link (at the output directory or any of its ancestors,
+//! however the path is spelled), and writes into a non-empty directory without a manifest only
+//! with `force` — which still overwrites nothing that is there. The manifest is read as hostile
+//! input: a malformed one is an error, and nothing is changed.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
@@ -37,8 +43,19 @@ pub const MATRIX_SCHEMA: &str = "workflows/cross_pollination.json";
 const CRATE: &str = "jerry_contracts";
 
 /// The generated-page marker: the first line of every page [`render`] gives. [`write()`] overwrites
-/// and removes only files that start with it.
+/// and removes only files that start with it and that its [`MANIFEST`] lists.
 pub const MARKER: &str = "<!-- Generated from schemas/ by `jerry-contracts docs`; do not edit by hand. -->";
+
+/// Name of the manifest [`write()`] keeps in the output directory: the pages and directories its
+/// runs wrote there, the only ones it may overwrite or remove.
+pub const MANIFEST: &str = ".jerry-contracts-docs";
+
+/// The first line of every manifest.
+pub const MANIFEST_HEADER: &str =
+    "# jerry-contracts docs manifest v1: the pages and directories this tool wrote here; do not edit";
+
+/// The largest manifest [`write()`] reads (4 MiB); a larger one is refused.
+pub const MANIFEST_LIMIT: u64 = 4 * 1024 * 1024;
 
 /// Groups of the index: directory prefix under `schemas/` and heading, in reading order.
 const GROUPS: &[(&str, &str)] = &[
@@ -148,70 +165,90 @@ fn ambiguous_names(plan: &Plan) -> BTreeSet<String> {
 pub struct Written {
     /// Pages written: new ones, and ones whose content changed.
     pub written: usize,
-    /// Pages whose file already had the right content, so was not rewritten.
+    /// Pages whose file already had the right content, so was not rewritten (this includes a file
+    /// the manifest did not list yet that was byte for byte the page: it is adopted).
     pub unchanged: usize,
-    /// Stale generated pages removed (pages that `pages` no longer holds).
+    /// Stale pages removed: pages the manifest listed that `pages` no longer holds.
     pub removed: usize,
 }
 
-/// Writes `pages` (as [`render`] returns them) below `out_dir` and removes the stale generated
-/// pages there, touching nothing it did not generate:
+/// Writes `pages` (as [`render`] returns them) below `out_dir`, removes the stale pages an
+/// earlier run wrote there, and records what it wrote in the manifest [`MANIFEST`] in `out_dir`.
+/// It deletes or overwrites only what a run of it wrote in that same directory:
 ///
-/// - A *generated page* is a regular `*.md` file whose first line is [`MARKER`]. Only generated
-///   pages are overwritten or removed. A file without the marker at a page's path is an error and
-///   nothing is written, unless `force` is set: then it is overwritten (if it is a regular file).
-///   Removal is for generated pages only, `force` or not.
-/// - Symbolic links are never followed, written through or removed: a link at a page's path, at a
-///   directory between `out_dir` and a page, or at `out_dir` itself is an error naming it (the
-///   ancestors of `out_dir` are the caller's choice and may be links). The search for stale pages
-///   does not descend into linked directories, so a link cycle cannot trap it.
-/// - A non-empty `out_dir` that holds no generated page is refused unless `force` is set (the
-///   error says to pass `--force`): it is most likely not a documentation directory.
-/// - Every page's path is checked before anything is written (or `out_dir` created), so a
+/// - **The manifest.** `out_dir/.jerry-contracts-docs` starts with the line [`MANIFEST_HEADER`],
+///   then one entry a line, sorted: `page REL/PATH.md` for each page of the last run, and
+///   `dir REL/PATH` for each directory below `out_dir` that a run created (so that a later run may
+///   remove it once it is empty). Paths are relative to `out_dir`, with `/`.
+/// - **Reading it is reading hostile input.** It must be a regular file (a symbolic link is not
+///   followed), at most [`MANIFEST_LIMIT`] bytes, UTF-8, its first line exactly the header (a
+///   `\r\n` line end is read as `\n`); every entry's path is relative and made of plain names
+///   (no `..`, `.`, empty name, root or backslash), and a page's ends in `.md`. Anything else is an
+///   [`ErrorKind::InvalidData`] error naming the file (and the line), and nothing is written or
+///   removed.
+/// - **What may be overwritten or removed.** Only a file the manifest of `out_dir` lists as a
+///   page, that is still a regular file (not a link) reached through real directories, and whose
+///   first line is still [`MARKER`]. No directory is searched for pages, so other files, other checkouts' pages and manifests below `out_dir`, and pages
+///   carrying the marker that the manifest does not list are never touched.
+///   - A listed page whose marker is gone (edited by hand) is neither overwritten (an error, with
+///     `force` or not) nor removed (and no longer listed).
+///   - A file at a new page's path that the manifest does not list is adopted (counted unchanged,
+///     and listed from now on) when it is byte for byte the page; otherwise it is an error naming
+///     it ("exists and was not written by `jerry-contracts docs` here; move it away"), with
+///     `force` or not.
+///   - A *stale* page (listed, and not in `pages`) is removed when it passes those checks. Then
+///     every directory the manifest lists as made by a run (or that this run made) and that is now
+///     empty is removed, deepest first; never `out_dir` itself, never a directory someone else
+///     made.
+/// - **`force`.** A non-empty `out_dir` without a manifest is refused (the error says to pass
+///   `--force`): it is most likely not a documentation directory. `force` lets the pages be
+///   written there all the same; it never lets a file the manifest does not list be overwritten or
+///   removed. An empty or missing `out_dir` needs no `force` (it is created, with its ancestors).
+/// - **Links.** A symbolic link is never followed, written through or removed. `out_dir` is taken
+///   apart with [`Path::components`] (so `DIR/`, `DIR/.` and `./DIR` are `DIR`), and every prefix
+///   of it as given is checked — for an absolute path, every directory from `/` — so a link at
+///   `out_dir` or at any of its ancestors, however spelled, is an error naming it. So is a link
+///   at a page's path or at a directory between `out_dir` and a page.
+/// - **Check first.** Every check (pages, `out_dir`, manifest, the file at each page's path, the
+///   stale pages) is made before anything is written or removed (or `out_dir` created), so a
 ///   refusal leaves the tree as it was.
-/// - Each page is written atomically: to a new temporary file `.<name>.tmp-<pid>-<n>` in its
-///   directory (never a page's name, as pages end in `.md`), then renamed over the target; the
-///   temporary file is removed if that fails. A page whose file already has the right content is
-///   not rewritten.
-/// - Generated pages below `out_dir` that `pages` does not hold are removed, then the directories
-///   that removal leaves empty (below `out_dir`, never `out_dir` itself).
+/// - **Atomic writes.** Each page and the manifest is written to a new temporary file
+///   `.<name>.tmp-<pid>-<n>` in its directory (never a page's name, as pages end in `.md`), then
+///   renamed over the target; the temporary file is removed if that fails. A page whose file
+///   already has the right content is not rewritten, nor is an unchanged manifest.
+/// - **Interruptions.** Before the first page is written or removed, the manifest is rewritten
+///   to list the old and the new pages and directories alike; at the end it lists the new pages
+///   and the directories that still exist. A run stopped half way (a full disk) thus leaves every
+///   file it wrote listed, and the next run finishes the job.
 ///
-/// `out_dir` is created, with its ancestors, when missing. Page paths must be relative, made of
-/// plain components, and end in `.md`. Every error names the offending path. The checks see the
-/// tree as it is found: one changed by someone else while this runs is not defended against.
+/// Page paths must be relative, made of plain UTF-8 names without backslashes or control
+/// characters, end in `.md`, and not lie below [`MANIFEST`]; every page's text must start with
+/// the [`MARKER`] line (a later run would not recognise it otherwise). Every error names the
+/// offending path. The checks see the tree as it is found: one changed by someone else while
+/// this runs is not defended against.
 pub fn write(out_dir: &Path, pages: &BTreeMap<PathBuf, String>, force: bool) -> io::Result<Written> {
-    for relative in pages.keys() {
-        let plain = relative.components().all(|c| matches!(c, Component::Normal(_)));
-        if !plain || relative.as_os_str().is_empty() || relative.extension().is_none_or(|e| e != "md") {
-            let what = "is not a page path: it must be relative, stay below the output directory and end in `.md`";
-            return Err(refusal(ErrorKind::InvalidInput, relative, what));
-        }
-        if let Some(page) = relative.ancestors().skip(1).find(|a| pages.contains_key(*a)) {
-            let what = format!("is below {}, which is a page, not a directory", page.display());
-            return Err(refusal(ErrorKind::InvalidInput, relative, &what));
-        }
+    check_pages(pages)?;
+    let (base, exists) = output_directory(out_dir)?;
+    let manifest_path = base.join(MANIFEST);
+    let old = if exists { read_manifest(&manifest_path)? } else { None };
+    if exists && old.is_none() && !force && fs::read_dir(&base).map_err(|e| at(&base, e))?.next().is_some() {
+        let what = format!(
+            "is not empty and holds no docs manifest ({MANIFEST}), so `jerry-contracts docs` did not write it and \
+             it may not be a documentation directory; pass --force to write the pages into it anyway (a file \
+             already there is never overwritten or removed)"
+        );
+        return Err(refusal(ErrorKind::AlreadyExists, &base, &what));
     }
-    let exists = match fs::symlink_metadata(out_dir) {
-        Ok(meta) if meta.file_type().is_symlink() => {
-            let what = "is a symbolic link, which is never followed; pass the directory it points to";
-            return Err(refusal(ErrorKind::InvalidInput, out_dir, what));
-        }
-        Ok(meta) if !meta.is_dir() => return Err(refusal(ErrorKind::InvalidInput, out_dir, "is not a directory")),
-        Ok(_) => true,
-        Err(err) if err.kind() == ErrorKind::NotFound => false,
-        Err(err) => return Err(at(out_dir, err)),
+    let (old, old_text) = match old {
+        Some((manifest, text)) => (manifest, Some(text)),
+        None => (Manifest::default(), None),
     };
-    let (generated, occupied) = if exists { generated_pages(out_dir)? } else { (BTreeSet::new(), false) };
-    if occupied && generated.is_empty() && !force {
-        let what = "is not empty and holds no generated page (no `*.md` file starting with the generated-page \
-                    marker), so it may not be a documentation directory; pass --force to write into it anyway";
-        return Err(refusal(ErrorKind::AlreadyExists, out_dir, what));
-    }
     // Every page is checked before any is written.
     let mut checked = Vec::with_capacity(pages.len());
+    let mut planned_dirs = BTreeSet::new();
     for (relative, text) in pages {
-        directories(out_dir, relative, false)?;
-        let path = out_dir.join(relative);
+        planned_dirs.extend(directories(&base, relative, false)?);
+        let path = base.join(relative);
         let unchanged = match fs::symlink_metadata(&path) {
             Err(err) if err.kind() == ErrorKind::NotFound => false,
             Err(err) => return Err(at(&path, err)),
@@ -224,9 +261,14 @@ pub fn write(out_dir: &Path, pages: &BTreeMap<PathBuf, String>, force: bool) -> 
             }
             Ok(meta) => {
                 let (same, marked) = compare_page(&path, meta.len(), text)?;
-                if !same && !marked && !force {
-                    let what = "exists and was not generated (it does not start with the generated-page marker); \
-                                not overwriting it: move it away, or pass --force to overwrite it";
+                if !same && !old.pages.contains(relative) {
+                    let what = "exists and was not written by `jerry-contracts docs` here (the docs manifest does \
+                                not list it); not overwriting it: move it away";
+                    return Err(refusal(ErrorKind::AlreadyExists, &path, what));
+                }
+                if !same && !marked {
+                    let what = "was written by `jerry-contracts docs` but no longer starts with the generated-page \
+                                marker (edited by hand?); not overwriting it: move it away";
                     return Err(refusal(ErrorKind::AlreadyExists, &path, what));
                 }
                 same
@@ -234,39 +276,226 @@ pub fn write(out_dir: &Path, pages: &BTreeMap<PathBuf, String>, force: bool) -> 
         };
         checked.push((relative, text, unchanged));
     }
+    let mut stale = Vec::new();
+    for relative in old.pages.iter().filter(|r| !pages.contains_key(*r)) {
+        if is_own_page(&base, relative)? {
+            stale.push(relative);
+        }
+    }
+
     if !exists {
-        fs::create_dir_all(out_dir).map_err(|e| at(out_dir, e))?;
+        fs::create_dir_all(&base).map_err(|e| at(&base, e))?;
+    }
+    // The journal: what this run may leave behind, listed before any of it is made.
+    let journal = Manifest {
+        pages: old.pages.iter().chain(pages.keys()).cloned().collect(),
+        dirs: old.dirs.iter().chain(&planned_dirs).cloned().collect(),
+    }
+    .text();
+    if old_text.as_deref() != Some(journal.as_str()) {
+        write_atomically(&manifest_path, &journal)?;
     }
     let mut done = Written::default();
+    let mut created = BTreeSet::new();
     for (relative, text, unchanged) in checked {
         if unchanged {
             done.unchanged += 1;
             continue;
         }
-        directories(out_dir, relative, true)?;
-        write_atomically(&out_dir.join(relative), text)?;
+        created.extend(directories(&base, relative, true)?);
+        write_atomically(&base.join(relative), text)?;
         done.written += 1;
     }
-    for relative in generated.iter().filter(|r| !pages.contains_key(*r)) {
-        let path = out_dir.join(relative);
-        // Still the regular file the search found (never a link put there since).
-        if !fs::symlink_metadata(&path).map_err(|e| at(&path, e))?.is_file() {
-            continue;
-        }
-        fs::remove_file(&path).map_err(|e| at(&path, e))?;
-        done.removed += 1;
-        let mut dir = relative.parent();
-        while let Some(current) = dir.filter(|d| !d.as_os_str().is_empty()) {
-            let full = out_dir.join(current);
-            let is_dir = fs::symlink_metadata(&full).is_ok_and(|m| m.is_dir());
-            if !is_dir || fs::read_dir(&full).map_err(|e| at(&full, e))?.next().is_some() {
-                break;
-            }
-            fs::remove_dir(&full).map_err(|e| at(&full, e))?;
-            dir = current.parent();
+    for relative in stale {
+        // Still the marked regular file checked above (never a link put there since).
+        if is_own_page(&base, relative)? {
+            let path = base.join(relative);
+            fs::remove_file(&path).map_err(|e| at(&path, e))?;
+            done.removed += 1;
         }
     }
+    // The directories runs made, deepest first: removed when empty, else listed again.
+    let mut dirs: Vec<&PathBuf> = old.dirs.union(&created).collect();
+    dirs.sort_by(|a, b| b.components().count().cmp(&a.components().count()).then_with(|| b.cmp(a)));
+    let mut kept = BTreeSet::new();
+    for relative in dirs {
+        if !real_directories(&base, relative, true)? {
+            continue; // gone, or no longer a directory of ours
+        }
+        let dir = base.join(relative);
+        if fs::read_dir(&dir).map_err(|e| at(&dir, e))?.next().is_none() {
+            fs::remove_dir(&dir).map_err(|e| at(&dir, e))?;
+        } else {
+            kept.insert(relative.clone());
+        }
+    }
+    let last = Manifest { pages: pages.keys().cloned().collect(), dirs: kept }.text();
+    if last != journal {
+        write_atomically(&manifest_path, &last)?;
+    }
     Ok(done)
+}
+
+/// The entries of a manifest, relative to the output directory.
+#[derive(Debug, Default)]
+struct Manifest {
+    pages: BTreeSet<PathBuf>,
+    dirs: BTreeSet<PathBuf>,
+}
+
+impl Manifest {
+    /// The manifest file's text: the header, then the entries sorted, one a line.
+    fn text(&self) -> String {
+        let mut lines: Vec<String> = self
+            .dirs
+            .iter()
+            .map(|d| format!("dir {}", slashed(d)))
+            .chain(self.pages.iter().map(|p| format!("page {}", slashed(p))))
+            .collect();
+        lines.sort_unstable();
+        let mut text = format!("{MANIFEST_HEADER}\n");
+        for line in lines {
+            text.push_str(&line);
+            text.push('\n');
+        }
+        text
+    }
+}
+
+/// A relative path of plain names with `/` between them.
+fn slashed(relative: &Path) -> String {
+    relative.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+}
+
+/// A manifest entry's path: relative, plain names separated by single `/`s, none `.` or `..`, no
+/// backslash or control character.
+fn entry_path(text: &str) -> Option<PathBuf> {
+    let names = text.split('/');
+    let plain = |name: &str| !name.is_empty() && name != "." && name != ".." && !name.contains('\\');
+    if text.chars().any(char::is_control) || !names.clone().all(plain) {
+        return None;
+    }
+    let path = PathBuf::from(text);
+    let normal = path.components().all(|c| matches!(c, Component::Normal(_)));
+    (normal && path.components().count() == names.count()).then_some(path)
+}
+
+/// Reads the manifest at `path`: `None` when there is none, the entries and the file's text
+/// otherwise. See [`write()`] for what is refused.
+fn read_manifest(path: &Path) -> io::Result<Option<(Manifest, String)>> {
+    let bad = |line: Option<usize>, what: &str| {
+        let place = line.map(|n| format!(" line {n}:")).unwrap_or_default();
+        io::Error::new(ErrorKind::InvalidData, format!("{}:{place} {what}", path.display()))
+    };
+    let too_large = || bad(None, &format!("is larger than {MANIFEST_LIMIT} bytes, so it is not a docs manifest"));
+    let meta = match fs::symlink_metadata(path) {
+        Err(err) if err.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(at(path, err)),
+        Ok(meta) => meta,
+    };
+    if meta.file_type().is_symlink() {
+        return Err(bad(None, "is a symbolic link, which is never followed; the docs manifest must be a regular file"));
+    }
+    if !meta.is_file() {
+        return Err(bad(None, "is not a regular file, so it is not a docs manifest"));
+    }
+    if meta.len() > MANIFEST_LIMIT {
+        return Err(too_large());
+    }
+    let bytes = read_head(path, MANIFEST_LIMIT + 1)?;
+    if bytes.len() as u64 > MANIFEST_LIMIT {
+        return Err(too_large());
+    }
+    let text = String::from_utf8(bytes).map_err(|err| {
+        let valid = err.as_bytes().get(..err.utf8_error().valid_up_to()).unwrap_or_default();
+        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+        bad(Some(line), "is not UTF-8")
+    })?;
+    let body = text.strip_suffix('\n').unwrap_or(&text);
+    let mut manifest = Manifest::default();
+    for (index, raw) in body.split('\n').enumerate() {
+        let number = index + 1;
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        if index == 0 {
+            if line != MANIFEST_HEADER {
+                return Err(bad(Some(1), &format!("is not the docs manifest header `{MANIFEST_HEADER}`")));
+            }
+            continue;
+        }
+        let entry = line.split_once(' ').and_then(|(kind, relative)| Some((kind, entry_path(relative)?)));
+        match entry {
+            Some(("page", page)) if page.extension().is_some_and(|e| e == "md") => {
+                manifest.pages.insert(page);
+            }
+            Some(("dir", dir)) => {
+                manifest.dirs.insert(dir);
+            }
+            _ => {
+                let what = "is not `page REL/PATH.md` or `dir REL/PATH` (a relative path of plain names \
+                            separated by `/`: no `.`, `..`, empty name, leading `/` or backslash)";
+                return Err(bad(Some(number), what));
+            }
+        }
+    }
+    Ok(Some((manifest, text)))
+}
+
+/// Checks the pages [`write()`] is given: their paths, and that each text starts with [`MARKER`].
+fn check_pages(pages: &BTreeMap<PathBuf, String>) -> io::Result<()> {
+    for (relative, text) in pages {
+        let page = relative.to_str().and_then(|p| entry_path(&p.replace(std::path::MAIN_SEPARATOR, "/")));
+        let is_page = page.as_deref() == Some(relative.as_path())
+            && relative.extension().is_some_and(|e| e == "md")
+            && relative.components().next().is_none_or(|c| c.as_os_str() != MANIFEST);
+        if !is_page {
+            let what = "is not a page path: it must be relative, stay below the output directory, be made of \
+                        plain UTF-8 names (no backslash or control character), end in `.md` and not lie below \
+                        the docs manifest";
+            return Err(refusal(ErrorKind::InvalidInput, relative, what));
+        }
+        if let Some(page) = relative.ancestors().skip(1).find(|a| pages.contains_key(*a)) {
+            let what = format!("is below {}, which is a page, not a directory", page.display());
+            return Err(refusal(ErrorKind::InvalidInput, relative, &what));
+        }
+        if !is_marked(text.as_bytes()) {
+            let what = "does not start with the generated-page marker line, so a later run could not tell it \
+                        was generated";
+            return Err(refusal(ErrorKind::InvalidInput, relative, what));
+        }
+    }
+    Ok(())
+}
+
+/// `out_dir` taken apart with [`Path::components`] (which drops trailing slashes and interior
+/// `.`s), and whether it exists. Every prefix of it, as given, must be a directory and not a
+/// symbolic link (a missing one ends the check: the rest is missing too).
+fn output_directory(out_dir: &Path) -> io::Result<(PathBuf, bool)> {
+    let mut base = PathBuf::new();
+    let mut exists = true;
+    for component in out_dir.components() {
+        base.push(component);
+        if !exists || matches!(component, Component::Prefix(_) | Component::RootDir) {
+            continue;
+        }
+        match fs::symlink_metadata(&base) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let what = format!(
+                    "is a symbolic link, which is never followed (the output directory {} goes through it); \
+                     pass a path without links",
+                    out_dir.display()
+                );
+                return Err(refusal(ErrorKind::InvalidInput, &base, &what));
+            }
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => return Err(refusal(ErrorKind::InvalidInput, &base, "is not a directory")),
+            Err(err) if err.kind() == ErrorKind::NotFound => exists = false,
+            Err(err) => return Err(at(&base, err)),
+        }
+    }
+    if base.as_os_str().is_empty() {
+        return Err(refusal(ErrorKind::InvalidInput, out_dir, "is not a directory name"));
+    }
+    Ok((base, exists))
 }
 
 /// An I/O error with the path it concerns.
@@ -307,14 +536,20 @@ fn compare_page(path: &Path, len: u64, text: &str) -> io::Result<(bool, bool)> {
     }
 }
 
-/// Checks the directories between `out_dir` and the page at `relative`: each must be a directory,
-/// not a symbolic link. A missing one is created when `create` is set; otherwise the check stops
-/// there (the ones below it are missing too).
-fn directories(out_dir: &Path, relative: &Path, create: bool) -> io::Result<()> {
-    let Some(parent) = relative.parent() else { return Ok(()) };
-    let mut dir = out_dir.to_path_buf();
+/// Checks the directories between `base` and the page at `relative`: each must be a directory,
+/// not a symbolic link. Returns the missing ones (relative to `base`, outermost first), which are
+/// created when `create` is set.
+fn directories(base: &Path, relative: &Path, create: bool) -> io::Result<Vec<PathBuf>> {
+    let mut missing = Vec::new();
+    let Some(parent) = relative.parent() else { return Ok(missing) };
+    let mut current = PathBuf::new();
     for component in parent.components() {
-        dir.push(component);
+        current.push(component);
+        if !missing.is_empty() && !create {
+            missing.push(current.clone()); // below a missing one
+            continue;
+        }
+        let dir = base.join(&current);
         match fs::symlink_metadata(&dir) {
             Ok(meta) if meta.is_dir() => {}
             Ok(meta) if meta.file_type().is_symlink() => {
@@ -322,41 +557,48 @@ fn directories(out_dir: &Path, relative: &Path, create: bool) -> io::Result<()> 
                 return Err(refusal(ErrorKind::InvalidInput, &dir, what));
             }
             Ok(_) => return Err(refusal(ErrorKind::InvalidInput, &dir, "is in the way of a page: not a directory")),
-            Err(err) if err.kind() == ErrorKind::NotFound && create => {
-                fs::create_dir(&dir).map_err(|e| at(&dir, e))?;
+            Err(err) if err.kind() == ErrorKind::NotFound => {
+                if create {
+                    fs::create_dir(&dir).map_err(|e| at(&dir, e))?;
+                }
+                missing.push(current.clone());
             }
-            Err(err) if err.kind() == ErrorKind::NotFound => return Ok(()),
             Err(err) => return Err(at(&dir, err)),
         }
     }
-    Ok(())
+    Ok(missing)
 }
 
-/// The generated pages below `out_dir` (regular `*.md` files carrying [`MARKER`]), relative to it,
-/// and whether `out_dir` holds anything at all. Symbolic links are neither followed nor listed.
-fn generated_pages(out_dir: &Path) -> io::Result<(BTreeSet<PathBuf>, bool)> {
-    let mut found = BTreeSet::new();
-    let mut occupied = false;
-    let mut pending = vec![PathBuf::new()];
-    while let Some(relative) = pending.pop() {
-        let dir = out_dir.join(&relative);
-        for entry in fs::read_dir(&dir).map_err(|e| at(&dir, e))? {
-            let entry = entry.map_err(|e| at(&dir, e))?;
-            occupied = true;
-            // The entry's own type: a symbolic link is a link here, whatever it points to.
-            let kind = entry.file_type().map_err(|e| at(&entry.path(), e))?;
-            let child = relative.join(entry.file_name());
-            if kind.is_dir() {
-                pending.push(child);
-            } else if kind.is_file()
-                && child.extension().is_some_and(|e| e == "md")
-                && is_marked(&read_head(&entry.path(), HEAD)?)
-            {
-                found.insert(child);
-            }
+/// Whether every directory from `base` down to `relative` (excluding `relative` itself unless
+/// `itself`) is a real directory, not a symbolic link. Missing is `false`, not an error.
+fn real_directories(base: &Path, relative: &Path, itself: bool) -> io::Result<bool> {
+    let within = if itself { Some(relative) } else { relative.parent() };
+    let mut current = base.to_path_buf();
+    for component in within.into_iter().flat_map(Path::components) {
+        current.push(component);
+        match fs::symlink_metadata(&current) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => return Ok(false),
+            Err(err) if err.kind() == ErrorKind::NotFound => return Ok(false),
+            Err(err) => return Err(at(&current, err)),
         }
     }
-    Ok((found, occupied))
+    Ok(true)
+}
+
+/// Whether the page at `relative` (listed in the manifest) may be removed: a regular file,
+/// reached through real directories, whose first line is still [`MARKER`].
+fn is_own_page(base: &Path, relative: &Path) -> io::Result<bool> {
+    if !real_directories(base, relative, false)? {
+        return Ok(false);
+    }
+    let path = base.join(relative);
+    match fs::symlink_metadata(&path) {
+        Ok(meta) if meta.is_file() => Ok(is_marked(&read_head(&path, HEAD)?)),
+        Ok(_) => Ok(false),
+        Err(err) if err.kind() == ErrorKind::NotFound => Ok(false),
+        Err(err) => Err(at(&path, err)),
+    }
 }
 
 /// Writes `text` to a new temporary file next to `path`, then renames it over `path` (which

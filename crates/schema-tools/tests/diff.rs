@@ -200,6 +200,70 @@ fn enums_and_consts() {
     kinds(&c(json!("v1")), &free, &[ChangeKind::ConstRemoved]);
 }
 
+/// A JSON value from its text (numbers keep the spelling that matters: `1.0` is a float, `1e2` too).
+fn parsed(text: &str) -> Value {
+    serde_json::from_str(text).unwrap()
+}
+
+#[test]
+fn enum_and_const_values_are_compared_as_json_schema_compares_them() {
+    // Numbers by value: `1`, `1.0` and `1e0` are the same value, so nothing changes.
+    let e = |values: &str| json!({"properties": {"e": {"enum": parsed(values)}}});
+    let at = "/properties/e/enum";
+    check("1 -> 1.0", &e("[1]"), &e("[1.0]"), &[], Bump::None);
+    check("1.0 -> 1", &e("[1.0]"), &e("[1]"), &[], Bump::None);
+    check("100 -> 1e2", &e(r#"[100, "x"]"#), &e(r#"["x", 1e2]"#), &[], Bump::None);
+    check("-0.0 -> 0", &e("[-0.0, 0.5]"), &e("[0, 5e-1]"), &[], Bump::None);
+    check("nested", &e(r#"[[1, {"a": 2}]]"#), &e(r#"[[1.0, {"a": 2.0}]]"#), &[], Bump::None);
+    // Different values still narrow and widen.
+    check("1 -> 2", &e("[1]"), &e("[2]"), &[(MAJ, at), (MIN, at)], Bump::Major);
+    check("1, 2 -> 1.0", &e("[1, 2]"), &e("[1.0]"), &[(MAJ, at)], Bump::Major);
+    check("1.0 -> 1, 2", &e("[1.0]"), &e("[1, 2]"), &[(MIN, at)], Bump::Minor);
+    check("1 -> 1.5", &e("[1]"), &e("[1.5]"), &[(MAJ, at), (MIN, at)], Bump::Major);
+    check("items in order", &e("[[1, 2]]"), &e("[[2, 1]]"), &[(MAJ, at), (MIN, at)], Bump::Major);
+    // Exactly, past 2^53: 9007199254740993 is no f64, and not 9007199254740992.
+    let big = [("9007199254740993", "9007199254740992"), ("9007199254740993", "9007199254740992.0")];
+    for (old, new) in big {
+        check(old, &e(&format!("[{old}]")), &e(&format!("[{new}]")), &[(MAJ, at), (MIN, at)], Bump::Major);
+    }
+    check("2^53 as float", &e("[9007199254740992]"), &e("[9007199254740992.0]"), &[], Bump::None);
+    check(
+        "u64::MAX",
+        &e("[18446744073709551615]"),
+        &e("[18446744073709551615.0]"),
+        &[(MAJ, at), (MIN, at)],
+        Bump::Major,
+    );
+
+    let c = |value: &str| json!({"properties": {"k": {"const": parsed(value)}}});
+    let at = "/properties/k/const";
+    check("const 1 -> 1.0", &c("1"), &c("1.0"), &[], Bump::None);
+    check("const 100 -> 1e2", &c("100"), &c("1e2"), &[], Bump::None);
+    check(
+        "const object",
+        &c(r#"{"a": [1, {"b": 2}], "c": 3}"#),
+        &c(r#"{"c": 3e0, "a": [1.0, {"b": 2}]}"#),
+        &[],
+        Bump::None,
+    );
+    check("const 1 -> 2", &c("1"), &c("2"), &[(MAJ, at)], Bump::Major);
+    check("const big", &c("9007199254740993"), &c("9007199254740992"), &[(MAJ, at)], Bump::Major);
+    check("const big float", &c("9007199254740993"), &c("9007199254740992.0"), &[(MAJ, at)], Bump::Major);
+    check("const object changed", &c(r#"{"a": 1}"#), &c(r#"{"a": 1, "b": 1}"#), &[(MAJ, at)], Bump::Major);
+
+    // The annotations holding values, and the numeric keywords, by the same equality.
+    let d = |key: &str, value: &str| json!({"properties": {"k": {key: parsed(value)}}});
+    check("default 1 -> 1.0", &d("default", "1"), &d("default", "1.0"), &[], Bump::None);
+    check("examples", &d("examples", "[1, 2]"), &d("examples", "[1.0, 2e0]"), &[], Bump::None);
+    check("default 1 -> 2", &d("default", "1"), &d("default", "2"), &[(PAT, "/properties/k/default")], Bump::Patch);
+    check("multipleOf 2 -> 2.0", &d("multipleOf", "2"), &d("multipleOf", "2.0"), &[], Bump::None);
+    let max = "/properties/k/maximum";
+    check("maximum 10 -> 1e1", &d("maximum", "10"), &d("maximum", "1e1"), &[], Bump::None);
+    let (exact, rounded) = ("9007199254740993", "9007199254740992.0");
+    check("maximum lowered past 2^53", &d("maximum", exact), &d("maximum", rounded), &[(MAJ, max)], Bump::Major);
+    check("maximum raised past 2^53", &d("maximum", rounded), &d("maximum", exact), &[(MIN, max)], Bump::Minor);
+}
+
 #[test]
 fn bounds() {
     let old = json!({"properties": {
