@@ -130,8 +130,8 @@ impl SessionContext {
         }
         let slow = || {
             let value: Value = crate::__private::read::value_from_slice(bytes).map_err(|err| EnvelopeError::Json {
-                line: err.line(),
-                column: err.column(),
+                line: crate::__private::read::place(bytes, &err).0,
+                column: crate::__private::read::place(bytes, &err).1,
                 message: crate::__private::read::malformed(bytes, &err),
             })?;
             Self::from_value(&value)

@@ -116,16 +116,42 @@ pub fn envelope_version(document: &Value) -> Result<Version, VersionError> {
     Ok(version)
 }
 
+/// An envelope version as validation reads it (the schema's pattern `^1\\.[0-9]+\\.[0-9]+$`,
+/// leading zeros and numbers of any length allowed): whether it is 1.0.x (it begins `1.0.`, as
+/// detection reads it), which migration rewrites, or a later 1.x, which it keeps. Any other
+/// version is refused as [`envelope_version`] refuses it.
+fn envelope_line(document: &Value) -> Result<bool, VersionError> {
+    let text = document.get("schema_version").and_then(Value::as_str).ok_or(VersionError::Missing)?;
+    let parts: Vec<&str> = text.split('.').collect();
+    let numeric = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+    if let [major, minor, patch] = parts[..]
+        && numeric(major)
+        && numeric(minor)
+        && numeric(patch)
+    {
+        if major == "1" {
+            // As detection tells the two schemas apart: `1.0.` begins a 1.0.x version.
+            return Ok(minor == "0");
+        }
+        return Err(VersionError::UnsupportedMajor(text.to_owned()));
+    }
+    // Not a version validation takes: the strict reading says why.
+    envelope_version(document).map(|version| version.minor == 0)
+}
+
 /// Migrates an envelope to `target` (only `"1.1.0"` is defined), keeping every field. A 1.1.x
-/// document is returned unchanged; 2.x and malformed versions are refused. Seed 000 §7.2 says to
-/// add `payload_schema_ref` and `workflow_state` as null; both are optional in 1.1.0 and
+/// (or later 1.x) document is returned unchanged; 2.x and malformed versions are refused. Every
+/// version validation takes as 1.x is read as it reads it (`1.0.007` is a 1.0.x). Seed 000 §7.2
+/// says to add `payload_schema_ref` and `workflow_state` as null; both are optional in 1.1.0 and
 /// neither is nullable there, so they are left absent (docs/decisions.md D-105).
 pub fn migrate(mut document: Value, target: &str) -> Result<Value, VersionError> {
     if target != LATEST {
         return Err(VersionError::UnknownTarget(target.to_owned()));
     }
-    let version = envelope_version(&document)?;
-    if version.minor >= 1 {
+    if !document.is_object() {
+        return Err(VersionError::NotAnObject);
+    }
+    if !envelope_line(&document)? {
         return Ok(document);
     }
     if let Some(object) = document.as_object_mut() {
@@ -152,21 +178,45 @@ pub fn migrate_text(json: &[u8], target: &str) -> Result<String, VersionError> {
         .map_err(|e| VersionError::NotJson(crate::__private::read::malformed(json, &e)))?;
     let text =
         std::str::from_utf8(json).map_err(|e| VersionError::NotJson(format!("the document is not UTF-8 text: {e}")))?;
-    let before = envelope_version(&document);
+    let before = if document.is_object() { envelope_line(&document) } else { Err(VersionError::NotAnObject) };
     migrate(document, target)?;
-    if before?.minor >= 1 {
+    if !before? {
         return Ok(text.to_owned());
     }
-    // The members of the top-level object as they are in the text; the strict read above
-    // refused duplicates, so there is one `schema_version`.
-    let members: std::collections::BTreeMap<&str, &serde_json::value::RawValue> =
-        serde_json::from_str(text).map_err(|_| VersionError::NotAnObject)?;
-    let old = members.get("schema_version").ok_or(VersionError::Missing)?.get();
+    // Where the top-level `schema_version` is written: the strict read above refused duplicates,
+    // so there is one. Member names are read as strings (escapes and all); values are skipped.
+    let old = version_text(text).ok_or(VersionError::Missing)?;
     // The raw value borrows from `text`: its offset there is where the version is written.
     let start = old.as_ptr() as usize - text.as_ptr() as usize;
     let end = start + old.len();
     let new = serde_json::to_string(LATEST).map_err(|e| VersionError::NotJson(e.to_string()))?;
     Ok(format!("{}{new}{}", &text[..start], &text[end..]))
+}
+
+/// The raw text of the top-level `schema_version` member of the JSON object `text` (its name may
+/// be written with escapes, such as `"schema\u005fversion"`).
+fn version_text(text: &str) -> Option<&str> {
+    use serde::de::{Deserializer as _, MapAccess, Visitor};
+    struct Find;
+    impl<'de> Visitor<'de> for Find {
+        type Value = Option<&'de serde_json::value::RawValue>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut found = None;
+            while let Some(name) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                let raw: &'de serde_json::value::RawValue = map.next_value()?;
+                if name == "schema_version" {
+                    found = Some(raw);
+                }
+            }
+            Ok(found)
+        }
+    }
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    deserializer.disable_recursion_limit();
+    deserializer.deserialize_map(Find).ok().flatten().map(serde_json::value::RawValue::get)
 }
 
 /// JSON text without the whitespace between tokens (strings and numbers are kept as written),

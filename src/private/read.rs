@@ -217,13 +217,103 @@ impl<'de> Visitor<'de> for StrictVisitor {
     }
 }
 
-/// Parses `bytes` as JSON into a [`Value`], refusing duplicate members.
+/// Parses `bytes` as JSON into a [`Value`], refusing duplicate members, and a document whose
+/// parsed form would take more than [`TREE_LIMIT`] bytes ([`tree_cost`]).
 pub fn value_from_slice(bytes: &[u8]) -> Result<Value, serde_json::Error> {
+    if tree_cost(bytes) > TREE_LIMIT {
+        return Err(<serde_json::Error as serde::de::Error>::custom(TOO_COSTLY));
+    }
     from_bytes::<StrictValue>(bytes).map(|v| v.0)
 }
 
-/// The nesting serde_json allows: arrays and objects deeper than this are refused.
+/// The most memory the objects and arrays of a parsed document ([`Value`]) may take beyond its
+/// values: 1 GiB. A document is read whole into a `Value` only where the typed readers cannot
+/// judge it (a schema error to list, a convention in doubt, a schema without a fast path); past
+/// this it is not judged (SCH-015), so that memory stays bounded whatever the text holds
+/// (D-135): the values take at most 16 bytes a byte of text, the containers at most this.
+pub const TREE_LIMIT: u64 = 1 << 30;
+
+/// What [`value_from_slice`] says of a document past [`TREE_LIMIT`].
+pub const TOO_COSTLY: &str = "the objects and arrays of the document would take more memory than the limit";
+
+/// An upper bound, in bytes, of the memory the objects and arrays of `bytes` take parsed into a
+/// [`Value`], beyond their values: a map node for every `{` (serde_json's `BTreeMap`: about 640
+/// bytes even for one member) and a vector's spare room for every `[` (128 bytes). Counted at
+/// memchr speed; brackets inside strings are counted too, so it only over-estimates. (The values
+/// themselves take at most 16 bytes a byte of text: a 32-byte `Value` for every two bytes.)
+pub fn tree_cost(bytes: &[u8]) -> u64 {
+    let (mut objects, mut arrays) = (0u64, 0u64);
+    for at in memchr::memchr2_iter(b'{', b'[', bytes) {
+        if bytes.get(at) == Some(&b'{') {
+            objects += 1;
+        } else {
+            arrays += 1;
+        }
+    }
+    objects.saturating_mul(672).saturating_add(arrays.saturating_mul(128))
+}
+
+/// The deepest nesting of arrays and objects any reader of this crate takes, the same at every
+/// place in a document (in a payload or an unknown member as at the top): a document nested
+/// exactly this deep is read; one level more is refused (SCH-012), at the bracket that opens it.
 pub const DEPTH_LIMIT: usize = 128;
+
+/// Where `bytes` first nests arrays and objects deeper than [`DEPTH_LIMIT`]: the 1-based line and
+/// byte column of the bracket that opens the level past it, as serde_json counts places. `None`
+/// when it does not (or when the text is malformed before that: the parser says where).
+///
+/// Linear: fewer than `DEPTH_LIMIT` opening brackets in all (counted at memchr speed) cannot nest
+/// past it, and the bytes are walked only otherwise, strings skipped at memchr speed.
+pub fn too_deep(bytes: &[u8]) -> Option<(usize, usize)> {
+    memchr::memchr2_iter(b'[', b'{', bytes).nth(DEPTH_LIMIT)?;
+    let mut depth = 0usize;
+    let mut at = 0;
+    while let Some(&byte) = bytes.get(at) {
+        match byte {
+            b'"' => loop {
+                at += 1;
+                at += memchr::memchr2(b'"', b'\\', bytes.get(at..)?)?;
+                if bytes.get(at) == Some(&b'"') {
+                    break;
+                }
+                // An escape: the byte after the backslash is part of it.
+                at += 1;
+            },
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > DEPTH_LIMIT {
+                    let line_start = memchr::memrchr(b'\n', bytes.get(..at)?).map_or(0, |newline| newline + 1);
+                    let line = 1 + memchr::memchr_iter(b'\n', bytes.get(..at)?).count();
+                    return Some((line, at - line_start + 1));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        at += 1;
+    }
+    None
+}
+
+/// Where `err` (an error reading `bytes`) is: serde_json's line and column, or, for nesting past
+/// [`DEPTH_LIMIT`] (judged before serde_json reads), the bracket that opens the level past it.
+pub fn place(bytes: &[u8], err: &serde_json::Error) -> (usize, usize) {
+    if err.line() == 0
+        && err.to_string().starts_with(RECURSION)
+        && let Some(place) = too_deep(bytes)
+    {
+        return place;
+    }
+    (err.line(), err.column())
+}
+
+/// The error a reader gives for a document nested past [`DEPTH_LIMIT`]; [`malformed`] says where.
+fn too_deep_error() -> serde_json::Error {
+    <serde_json::Error as serde::de::Error>::custom(RECURSION)
+}
+
+/// How serde_json's message for nesting past its limit begins (ours says the same).
+const RECURSION: &str = "recursion limit exceeded";
 
 /// What is wrong with `bytes`, which serde_json refused with `err`, said as the cause rather than
 /// serde_json's short message where that is vague: a UTF-8 byte order mark at the start (JSON
@@ -233,6 +323,16 @@ pub fn malformed(bytes: &[u8], err: &serde_json::Error) -> String {
     let (line, column) = (err.line(), err.column());
     let message = err.to_string();
     let what = message.rfind(" at line ").map_or(message.as_str(), |at| &message[..at]);
+    if message.starts_with(TOO_COSTLY) {
+        return format!("{TOO_COSTLY} ({} MiB); it was not read", TREE_LIMIT >> 20);
+    }
+    if let Some(encoding) = wide_encoding(bytes) {
+        return format!(
+            "line 1 column 1: the document is {encoding} text; JSON text must be UTF-8 (RFC 8259 §8.1): \
+             convert it (for example `iconv -f {} -t UTF-8`)",
+            encoding.split(' ').next().unwrap_or(encoding)
+        );
+    }
     if bytes.starts_with(b"\xEF\xBB\xBF") {
         return "line 1 column 1: the document starts with a UTF-8 byte order mark (EF BB BF), which JSON \
                 text must not have (RFC 8259 §8.1); remove it"
@@ -240,8 +340,9 @@ pub fn malformed(bytes: &[u8], err: &serde_json::Error) -> String {
     }
     let cause = if bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')) {
         "the document is empty".to_owned()
-    } else if what.starts_with("recursion limit exceeded") {
-        format!("arrays and objects nested deeper than {DEPTH_LIMIT} levels")
+    } else if what.starts_with(RECURSION) {
+        let (line, column) = place(bytes, err);
+        return format!("line {line} column {column}: arrays and objects nested deeper than {DEPTH_LIMIT} levels");
     } else if what.starts_with("number out of range") {
         match number_at(bytes, line, column) {
             Some(number) => format!("the number {number} is out of range (a JSON number here must fit a 64-bit float)"),
@@ -253,6 +354,22 @@ pub fn malformed(bytes: &[u8], err: &serde_json::Error) -> String {
         what.to_owned()
     };
     format!("line {line} column {column}: {cause}")
+}
+
+/// The encoding of text that is UTF-16 or UTF-32, told from a byte order mark or, without one,
+/// from where the zero bytes of its first (ASCII) character fall (RFC 4627 §3's method).
+fn wide_encoding(bytes: &[u8]) -> Option<&'static str> {
+    match bytes {
+        [0xFF, 0xFE, 0, 0, ..] => Some("UTF-32 (little-endian, with a byte order mark)"),
+        [0, 0, 0xFE, 0xFF, ..] => Some("UTF-32 (big-endian, with a byte order mark)"),
+        [0xFF, 0xFE, ..] => Some("UTF-16 (little-endian, with a byte order mark)"),
+        [0xFE, 0xFF, ..] => Some("UTF-16 (big-endian, with a byte order mark)"),
+        [a, 0, 0, 0, ..] if *a != 0 => Some("UTF-32 (little-endian)"),
+        [0, 0, 0, b, ..] if *b != 0 => Some("UTF-32 (big-endian)"),
+        [a, 0, ..] if *a != 0 => Some("UTF-16 (little-endian)"),
+        [0, b, ..] if *b != 0 => Some("UTF-16 (big-endian)"),
+        _ => None,
+    }
 }
 
 /// The number token at or just before (`line`, `column`) (serde_json's 1-based place of an
@@ -274,11 +391,29 @@ fn number_at(bytes: &[u8], line: usize, column: usize) -> Option<String> {
 /// input at once is one SIMD scan (simdutf8). Bytes that are not UTF-8 are read as bytes, so the
 /// error is serde_json's own, at its line and column. Outside strings JSON is ASCII, so the two
 /// reads accept the same documents and give the same values.
+///
+/// Nesting is judged once, for the whole document, against [`DEPTH_LIMIT`] ([`too_deep`]), so a
+/// raw capture (an unknown member, a payload) is held to it as every other place is; serde_json's
+/// own limit (one level less, and not applied inside raw captures) is then off.
 pub(crate) fn from_bytes<'de, T: serde::Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, serde_json::Error> {
-    match simdutf8::basic::from_utf8(bytes) {
-        Ok(text) => serde_json::from_str(text),
-        Err(_) => serde_json::from_slice(bytes),
+    if too_deep(bytes).is_some() {
+        return Err(too_deep_error());
     }
+    match simdutf8::basic::from_utf8(bytes) {
+        Ok(text) => finish(serde_json::Deserializer::from_str(text)),
+        Err(_) => finish(serde_json::Deserializer::from_slice(bytes)),
+    }
+}
+
+/// Reads one `T` and the end of the input, with serde_json's depth limit off (the caller judged
+/// the nesting).
+fn finish<'de, R: serde_json::de::Read<'de>, T: serde::Deserialize<'de>>(
+    mut deserializer: serde_json::Deserializer<R>,
+) -> Result<T, serde_json::Error> {
+    deserializer.disable_recursion_limit();
+    let value = T::deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(value)
 }
 
 /// A member named twice in one object: where, and what the reader said.
