@@ -58,7 +58,7 @@ impl<T: Contract> Validate for T {
             return report;
         };
         let schema = registry::fragment_name(info, T::POINTER);
-        let mut report = Report { schema: Some(schema), records: Vec::new() };
+        let mut report = Report::new(Some(schema), crate::validation::Options::DEFAULT_MAX_RECORDS);
         let violations = self.constraint_violations();
         if violations.is_empty() {
             return report;

@@ -17,9 +17,28 @@ pub(crate) fn shortened(text: &str, chars: usize) -> String {
     }
 }
 
+/// `text` cut after `chars` characters, ending in `… N more characters` when cut (N counts
+/// what was left out), so a reader knows how much is missing.
+pub(crate) fn cut(text: &str, chars: usize) -> std::borrow::Cow<'_, str> {
+    match head(text, chars) {
+        (head, true) => {
+            let more = text[head.len()..].chars().count();
+            std::borrow::Cow::Owned(format!("{head}… {more} more character{}", if more == 1 { "" } else { "s" }))
+        }
+        (_, false) => std::borrow::Cow::Borrowed(text),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cut_says_how_much_is_left_out() {
+        assert_eq!(cut("abcdé", 2), "ab… 3 more characters");
+        assert_eq!(cut("abc", 2), "ab… 1 more character");
+        assert_eq!(cut("abc", 3), "abc");
+    }
 
     #[test]
     fn cuts_whole_characters_and_says_so() {

@@ -8,6 +8,7 @@
 //! assert_eq!(report.codes(), ["SCH-001", "SCH-001", "SCH-001", "SCH-001"]);
 //! ```
 
+mod artifact_file;
 pub mod codes;
 mod constitutional;
 mod detect;
@@ -48,6 +49,10 @@ pub struct Options {
     /// Repository root: when given, artifact references are resolved against it (REF-001) and
     /// their checksums verified (REF-004).
     pub root: Option<PathBuf>,
+    /// With a [`Options::root`]: the largest artifact that is hashed to check its checksum
+    /// ([`Options::DEFAULT_MAX_ARTIFACT_BYTES`] unless set); a larger one gets REF-001 saying
+    /// so instead of a hash (a `size_bytes` that differs is told before any hashing).
+    pub max_artifact_bytes: u64,
     /// The session the consumer is in: a handoff from another session gets SEM-017 (warning).
     pub expected_session: Option<String>,
     /// Requirement ids known to the run (besides those the document defines): references to
@@ -57,6 +62,10 @@ pub struct Options {
     /// read ([`Options::DEFAULT_MAX_BYTES`] unless set). [`read_limited`] reads a stream up to
     /// the same limit.
     pub max_bytes: usize,
+    /// The most records a report lists ([`Options::DEFAULT_MAX_RECORDS`] unless set): past it,
+    /// one last record (SCH-016) counts the rest, and is an error when any of them is, so the
+    /// verdict stays what it would be. Memory stays bounded whatever the document holds.
+    pub max_records: usize,
     /// Strict mode: the convention layer's findings (`CNV-*`, the project's own conventions
     /// beyond what the seeds state) are errors instead of warnings. Off by default: a document
     /// that follows everything the seeds state is valid (docs/conventions.md).
@@ -67,6 +76,13 @@ impl Options {
     /// The default [`Options::max_bytes`]: 64 MiB, some ten thousand times the largest
     /// handoff of the seeds' examples.
     pub const DEFAULT_MAX_BYTES: usize = 64 << 20;
+
+    /// The default [`Options::max_artifact_bytes`]: 256 MiB.
+    pub const DEFAULT_MAX_ARTIFACT_BYTES: usize = 256 << 20;
+
+    /// The default [`Options::max_records`]: 1,000 records a document, a hundred times what a
+    /// handoff with problems usually has.
+    pub const DEFAULT_MAX_RECORDS: usize = 1000;
 
     /// These options with [`Options::root`] set.
     #[must_use]
@@ -96,6 +112,20 @@ impl Options {
         self
     }
 
+    /// These options with [`Options::max_artifact_bytes`] set.
+    #[must_use]
+    pub fn with_max_artifact_bytes(mut self, max: usize) -> Self {
+        self.max_artifact_bytes = u64::try_from(max).unwrap_or(u64::MAX);
+        self
+    }
+
+    /// These options with [`Options::max_records`] set.
+    #[must_use]
+    pub fn with_max_records(mut self, max_records: usize) -> Self {
+        self.max_records = max_records;
+        self
+    }
+
     /// These options with [`Options::strict`] set.
     #[must_use]
     pub fn with_strict(mut self, strict: bool) -> Self {
@@ -108,9 +138,11 @@ impl Default for Options {
     fn default() -> Self {
         Self {
             root: None,
+            max_artifact_bytes: Self::DEFAULT_MAX_ARTIFACT_BYTES as u64,
             expected_session: None,
             known_requirements: BTreeSet::new(),
             max_bytes: Self::DEFAULT_MAX_BYTES,
+            max_records: Self::DEFAULT_MAX_RECORDS,
             strict: false,
         }
     }
@@ -191,7 +223,7 @@ impl Validator {
 
     /// Validates `bytes`, detecting the schema from the document.
     pub fn validate(&self, bytes: &[u8]) -> Report {
-        if let Some(report) = self.too_large(bytes.len()) {
+        if let Some(report) = self.too_large(bytes.len()).or_else(|| self.too_deep(bytes)) {
             return report;
         }
         if let Some(report) = self.fast(None, bytes) {
@@ -205,7 +237,7 @@ impl Validator {
 
     /// Validates `bytes` against the schema named `name` (any name [`registry::lookup`] takes).
     pub fn validate_as(&self, name: &str, bytes: &[u8]) -> Report {
-        if let Some(report) = self.too_large(bytes.len()) {
+        if let Some(report) = self.too_large(bytes.len()).or_else(|| self.too_deep(bytes)) {
             return report;
         }
         if let Some(report) = self.fast(Some(name), bytes) {
@@ -215,6 +247,25 @@ impl Validator {
             Ok(value) => self.validate_value(Some(name), &value),
             Err(report) => report,
         }
+    }
+
+    /// An empty report with this validator's cap on records.
+    fn report(&self, schema: Option<&'static str>) -> Report {
+        Report::new(schema, self.options.max_records).strict(self.options.strict)
+    }
+
+    /// SCH-012 for a document nested deeper than the readers take, judged once for the whole
+    /// document so the limit is the same at every place ([`crate::__private::read::too_deep`]).
+    fn too_deep(&self, bytes: &[u8]) -> Option<Report> {
+        let (line, column) = crate::__private::read::too_deep(bytes)?;
+        let mut report = self.report(None);
+        let depth = crate::__private::read::DEPTH_LIMIT;
+        report.push(record(
+            &codes::SCH_MALFORMED,
+            "",
+            format!("line {line} column {column}: arrays and objects nested deeper than {depth} levels"),
+        ));
+        Some(report)
     }
 
     /// SCH-015 for a document of `len` bytes when that is over [`Options::max_bytes`].
@@ -243,7 +294,7 @@ impl Validator {
             return None;
         }
         let subject = Subject::from_bytes(info, bytes)?;
-        let mut report = Report { schema: Some(info.name), records: Vec::new() };
+        let mut report = self.report(Some(info.name));
         self.rules(&subject, &mut report);
         let input = match &subject {
             Subject::Skimmed(facts) => Input::Skimmed(bytes, facts),
@@ -265,7 +316,7 @@ impl Validator {
         if version.starts_with("1.0.") || detect::version_check(info, Some(version)).is_some() {
             return None;
         }
-        let mut report = Report { schema: Some(info.name), records: Vec::new() };
+        let mut report = self.report(Some(info.name));
         let subject = Subject::Skimmed(facts);
         self.rules(&subject, &mut report);
         let Subject::Skimmed(facts) = &subject else { return None };
@@ -349,8 +400,15 @@ impl Validator {
                     parsed = value;
                     &parsed
                 }
-                // The bytes were judged well-formed before this layer runs.
-                Err(_) => return,
+                // The bytes were judged well-formed before this layer runs: only the memory
+                // limit can refuse them here, and that is said, not skipped.
+                Err(_) => {
+                    let cost = crate::__private::read::tree_cost(bytes);
+                    for finding in too_costly(cost).records {
+                        report.push(finding);
+                    }
+                    return;
+                }
             },
         };
         schema::conventions(catalogue.schemas, info, pointer, value, self.options.strict, report);
@@ -360,7 +418,7 @@ impl Validator {
     /// `NAME#POINTER` (`session_context/v1.0.0#/definitions/agent_reference`): the schema and
     /// convention layers (the rule layers judge whole documents only).
     fn validate_fragment(&self, name: &str, pointer: &str, value: &Value) -> Report {
-        let mut report = Report::default();
+        let mut report = self.report(None);
         let Some(info) = registry::lookup(name) else {
             report.push(record(&codes::SCH_UNKNOWN_SCHEMA, "", format!("no schema is named {name:?}")));
             return report;
@@ -399,7 +457,7 @@ impl Validator {
         if let Some((name, pointer)) = schema.and_then(|s| s.split_once('#')) {
             return self.validate_fragment(name, pointer, value);
         }
-        let mut report = Report::default();
+        let mut report = self.report(None);
         let info = match schema {
             Some(name) => match registry::lookup(name) {
                 Some(info) => info,
@@ -456,7 +514,7 @@ impl Validator {
     /// # Ok::<(), serde_json::Error>(())
     /// ```
     pub fn validate_typed<D: Document + ?Sized>(&self, document: &D) -> Report {
-        let mut report = Report::default();
+        let mut report = self.report(None);
         let Some(info) = registry::lookup(document.schema_path()) else {
             report.push(record(
                 &codes::SCH_UNKNOWN_SCHEMA,
@@ -583,6 +641,23 @@ pub fn too_large(len: u64, max_bytes: usize) -> Report {
     report
 }
 
+/// The report on a document whose parsed form would pass the memory limit of the readers
+/// ([`crate::__private::read::TREE_LIMIT`]): SCH-015, naming both.
+fn too_costly(cost: u64) -> Report {
+    let mut report = Report::default();
+    report.push(record(
+        &codes::SCH_TOO_LARGE,
+        "",
+        format!(
+            "its objects and arrays would take about {} MiB of memory to judge, over the limit of {} MiB; it was \
+             not judged (split the document)",
+            cost >> 20,
+            crate::__private::read::TREE_LIMIT >> 20
+        ),
+    ));
+    report
+}
+
 /// What [`read_limited`] read.
 #[derive(Debug)]
 pub enum Limited {
@@ -610,6 +685,10 @@ pub fn read_limited<R: std::io::Read>(reader: R, max_bytes: usize) -> std::io::R
 }
 
 pub(crate) fn parse(bytes: &[u8]) -> Result<Value, Report> {
+    let cost = crate::__private::read::tree_cost(bytes);
+    if cost > crate::__private::read::TREE_LIMIT {
+        return Err(too_costly(cost));
+    }
     crate::__private::read::value_from_slice(bytes).map_err(|err| {
         let mut report = Report::default();
         if let Some(duplicate) = crate::__private::read::duplicate_member(bytes) {

@@ -1,6 +1,14 @@
 //! The result of a validation run: records of the `common/error.json` type
 //! ([`ErrorRecord`]), in the order the layers found them. One report answers on every path:
 //! bytes, a parsed `Value` and a typed value ([`crate::Validate`]).
+//!
+//! A report is bounded whatever the document (docs/robustness.md): it lists at most
+//! [`Options::max_records`](super::Options::max_records) records and about
+//! [`Report::BYTES_PER_RECORD`] bytes of text for each; what is found past that is counted in one last record,
+//! SCH-016, whose severity is `error` when any record left out is one (so the verdict never
+//! changes). A record's message is cut after [`Report::MESSAGE_CHARS`] characters, and an
+//! `expected` or `actual` value whose JSON text is longer than [`Report::VALUE_CHARS`]
+//! characters is given as that text, cut (`… N more characters`).
 
 use std::fmt;
 
@@ -10,15 +18,85 @@ use super::codes::Code;
 use crate::common::{ErrorRecord, ErrorRecordSeverity};
 
 /// Every record a validation run produced for one document.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct Report {
     /// The schema the document was judged against (registry name), if one was found.
     pub schema: Option<&'static str>,
-    /// The records, in the order found.
+    /// The records, in the order found; past the cap, the last is SCH-016 counting the rest.
     pub records: Vec<ErrorRecord>,
+    /// How many records may be listed, and what was left out.
+    #[serde(skip)]
+    limit: Limit,
+}
+
+/// The cap of a report and what it left out.
+#[derive(Debug, Clone, Copy)]
+struct Limit {
+    max_records: usize,
+    /// Strict mode: a convention's record (its code's basis) is an error.
+    strict: bool,
+    bytes: usize,
+    omitted: usize,
+    omitted_errors: usize,
+}
+
+impl Default for Report {
+    fn default() -> Self {
+        Self::new(None, super::Options::DEFAULT_MAX_RECORDS)
+    }
+}
+
+/// Two reports are equal when they judge the same schema with the same records (how they were
+/// capped is not compared).
+impl PartialEq for Report {
+    fn eq(&self, other: &Self) -> bool {
+        self.schema == other.schema && self.records == other.records
+    }
 }
 
 impl Report {
+    /// The most characters of a record's message; the rest is cut (`… N more characters`).
+    pub const MESSAGE_CHARS: usize = 1000;
+    /// The most characters of the JSON text of a record's `expected` or `actual`; a longer value
+    /// is given as its JSON text, cut.
+    pub const VALUE_CHARS: usize = 1000;
+    /// About the most bytes of text a report holds per record it may list (plus 1 MiB): a few
+    /// records with very long paths fill the report as a thousand ordinary ones would, and the
+    /// ones past that are counted in SCH-016, like those past the record cap.
+    pub const BYTES_PER_RECORD: usize = 8 << 10;
+
+    /// An empty report on `schema` that lists at most `max_records` records.
+    pub fn new(schema: Option<&'static str>, max_records: usize) -> Self {
+        Self {
+            schema,
+            records: Vec::new(),
+            limit: Limit { max_records, strict: false, bytes: 0, omitted: 0, omitted_errors: 0 },
+        }
+    }
+
+    /// This report in strict mode: every record of a convention (a `CNV-*` code, or a rule whose
+    /// [`super::codes::Basis`] is a convention) pushed from now on is an error.
+    #[must_use]
+    pub(crate) fn strict(mut self, strict: bool) -> Self {
+        self.limit.strict = strict;
+        self
+    }
+
+    /// How many more records this report lists before it only counts them.
+    pub(crate) fn room(&self) -> usize {
+        if self.limit.omitted > 0 { 0 } else { self.limit.max_records.saturating_sub(self.records.len()) }
+    }
+
+    /// How many records were found but not listed (counted in the last record, SCH-016).
+    pub fn omitted(&self) -> usize {
+        self.limit.omitted
+    }
+
+    /// About how many bytes the records hold (what the byte cap counts).
+    pub fn weight(&self) -> usize {
+        self.limit.bytes
+    }
+
     /// True when no record has severity `error` (warnings are allowed).
     pub fn is_valid(&self) -> bool {
         !self.records.iter().any(|r| r.severity == ErrorRecordSeverity::Error)
@@ -45,10 +123,110 @@ impl Report {
         self.records.iter().any(|r| r.error_code == code.code)
     }
 
-    /// Adds a record for `code` at `pointer`.
-    pub fn push(&mut self, record: ErrorRecord) {
+    /// Adds a record, its message and values cut to the caps; past the report's caps it is only
+    /// counted (in the last record, SCH-016).
+    pub fn push(&mut self, mut record: ErrorRecord) {
+        if self.limit.strict && record.code().is_some_and(super::codes::Code::is_convention) {
+            record.severity = ErrorRecordSeverity::Error;
+        }
+        let error = record.severity == ErrorRecordSeverity::Error;
+        if self.room() == 0 {
+            return self.omit(1, usize::from(error));
+        }
+        let record = bounded(record);
+        let weight = weight(&record);
+        let budget = self.limit.max_records.saturating_mul(Self::BYTES_PER_RECORD).saturating_add(1 << 20);
+        if self.limit.bytes.saturating_add(weight) > budget {
+            return self.omit(1, usize::from(error));
+        }
+        self.limit.bytes += weight;
         self.records.push(record);
     }
+
+    /// Counts `count` records found but not listed, `errors` of them errors: the last record
+    /// (SCH-016, added at the first) says how many, and is an error when any of them is.
+    pub(crate) fn omit(&mut self, count: usize, errors: usize) {
+        if count == 0 {
+            return;
+        }
+        let first = self.limit.omitted == 0;
+        self.limit.omitted = self.limit.omitted.saturating_add(count);
+        self.limit.omitted_errors = self.limit.omitted_errors.saturating_add(errors);
+        let (omitted, omitted_errors) = (self.limit.omitted, self.limit.omitted_errors);
+        let mut summary = record(
+            &super::codes::SCH_TRUNCATED,
+            "",
+            format!(
+                "{omitted} more record{} found and not listed ({omitted_errors} of them error{}); the report lists at most {} records",
+                plural(omitted),
+                plural(omitted_errors),
+                self.limit.max_records
+            ),
+        );
+        if omitted_errors > 0 {
+            summary.severity = ErrorRecordSeverity::Error;
+        }
+        summary.actual = Some(Value::from(omitted));
+        summary.expected = Some(Value::from(self.limit.max_records));
+        if first {
+            self.records.push(summary);
+        } else if let Some(last) = self.records.last_mut() {
+            summary.keyword_location = last.keyword_location.take();
+            *last = summary;
+        }
+    }
+}
+
+/// `record` with its message and values cut to the caps of [`Report`].
+fn bounded(mut record: ErrorRecord) -> ErrorRecord {
+    if let std::borrow::Cow::Owned(cut) = crate::shorten::cut(&record.message, Report::MESSAGE_CHARS) {
+        record.message = cut;
+    }
+    for value in [&mut record.expected, &mut record.actual].into_iter().flatten() {
+        bound_value(value);
+    }
+    record
+}
+
+/// A value whose JSON text is longer than [`Report::VALUE_CHARS`] becomes that text, cut; a long
+/// string is cut in place.
+fn bound_value(value: &mut Value) {
+    match value {
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        Value::String(text) => {
+            if let std::borrow::Cow::Owned(cut) = crate::shorten::cut(text, Report::VALUE_CHARS) {
+                *text = cut;
+            }
+        }
+        Value::Array(_) | Value::Object(_) => {
+            let text = value.to_string();
+            if text.len() > Report::VALUE_CHARS
+                && let std::borrow::Cow::Owned(cut) = crate::shorten::cut(&text, Report::VALUE_CHARS)
+            {
+                *value = Value::String(cut);
+            }
+        }
+    }
+}
+
+/// About how many bytes a record holds: its texts, its values' JSON text (bounded), and a
+/// constant for the rest.
+fn weight(record: &ErrorRecord) -> usize {
+    let text = |t: &Option<String>| t.as_ref().map_or(0, String::len);
+    let value = |v: &Option<Value>| match v {
+        None | Some(Value::Null | Value::Bool(_) | Value::Number(_)) => 16,
+        Some(Value::String(s)) => s.len() + 24,
+        // Bounded to VALUE_CHARS of text by `bound_value`; their parsed form is a few times that.
+        Some(other) => 4 * other.to_string().len(),
+    };
+    256 + record.message.len()
+        + record.error_code.len()
+        + text(&record.path)
+        + text(&record.keyword_location)
+        + text(&record.remediation)
+        + text(&record.constitutional_principle)
+        + value(&record.expected)
+        + value(&record.actual)
 }
 
 impl std::error::Error for Report {}
@@ -108,8 +286,16 @@ impl ErrorRecord {
 }
 
 /// A record for `code` at `pointer`, with `message` after the code's title.
+///
+/// A rule that is a convention of this project (its [`super::codes::Basis`]) says so after the
+/// message, naming its decision: the seeds do not state it, and it is a warning unless strict.
 pub fn record(code: &Code, pointer: &str, message: impl Into<String>) -> ErrorRecord {
-    let message = message.into();
+    let mut message = message.into();
+    if let super::codes::Basis::Convention { decision } = code.basis
+        && !code.code.starts_with("CNV-")
+    {
+        message = format!("{message} (a convention, {decision}; the seeds do not state it)");
+    }
     ErrorRecord {
         error_code: code.code.to_owned(),
         message: if message.is_empty() { code.title.to_owned() } else { format!("{}: {message}", code.title) },

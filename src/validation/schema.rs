@@ -66,9 +66,16 @@ pub(crate) fn check_at(
     value: &Value,
     report: &mut Report,
 ) {
-    let violations = with_tree(schemas, info, |tree| tree.violations(info.path, pointer, Mode::Seed, value));
+    let violations =
+        with_tree(schemas, info, |tree| tree.capped_violations(info.path, pointer, Mode::Seed, value, report.room()));
     match violations {
-        Some(violations) => report.records.extend(violations.into_iter().map(Violation::into_record)),
+        Some(found) => {
+            for violation in found.kept {
+                report.push(violation.into_record());
+            }
+            // Every schema violation is an error.
+            report.omit(found.omitted, found.omitted);
+        }
         None => report.push(record(
             &codes::SCH_UNKNOWN_SCHEMA,
             "",
@@ -138,14 +145,18 @@ pub(crate) fn conventions(
     strict: bool,
     report: &mut Report,
 ) {
-    let found = with_tree(schemas, info, |tree| tree.violations(info.path, pointer, Mode::Convention, value));
-    for violation in found.into_iter().flatten() {
+    let found = with_tree(schemas, info, |tree| {
+        tree.capped_violations(info.path, pointer, Mode::Convention, value, report.room())
+    });
+    let Some(found) = found else { return };
+    for violation in found.kept {
         let mut finding = violation.into_record();
         if strict {
             finding.severity = ErrorRecordSeverity::Error;
         }
         report.push(finding);
     }
+    report.omit(found.omitted, if strict { found.omitted } else { 0 });
 }
 
 /// Runs `f` on the compiled tree of `info`'s file: the registry's (compiled once) or, for
@@ -258,10 +269,16 @@ impl Tree {
     /// Every violation of `value` against the compiled schema at `pointer` in `path`, read in
     /// `mode`, or `None` when the tree holds no such schema.
     fn violations(&self, path: &str, pointer: &str, mode: Mode, value: &Value) -> Option<Vec<Violation>> {
+        self.capped_violations(path, pointer, mode, value, usize::MAX).map(|found| found.kept)
+    }
+
+    /// [`Tree::violations`], keeping at most `room` of them and counting the rest (a hostile
+    /// document may break a rule a million times: memory stays bounded).
+    fn capped_violations(&self, path: &str, pointer: &str, mode: Mode, value: &Value, room: usize) -> Option<Capped> {
         let root = self.index.get(&(path, pointer.to_owned(), mode)).copied()?;
-        let mut violations = Vec::new();
-        self.eval(root, value, &Path::Root, 0, &mut violations);
-        Some(violations)
+        let mut found = Capped { kept: Vec::new(), room, omitted: 0 };
+        self.eval(root, value, &Path::Root, 0, &mut found);
+        Some(found)
     }
 
     /// Whether node `root` (of the convention reading) or anything it reaches asserts a
@@ -839,10 +856,21 @@ trait Sink {
     fn push(&mut self, make: impl FnOnce() -> Violation);
 }
 
-impl Sink for Vec<Violation> {
+/// A sink that keeps the first `room` violations and counts the others (without building them).
+struct Capped {
+    kept: Vec<Violation>,
+    room: usize,
+    omitted: usize,
+}
+
+impl Sink for Capped {
     const SILENT: bool = false;
     fn push(&mut self, make: impl FnOnce() -> Violation) {
-        Vec::push(self, make());
+        if self.kept.len() < self.room {
+            self.kept.push(make());
+        } else {
+            self.omitted = self.omitted.saturating_add(1);
+        }
     }
 }
 
@@ -1363,8 +1391,11 @@ fn bounded(value: &Value, depth: usize) -> Value {
             Value::Array(copy)
         }
         Value::Object(map) => {
-            let mut copy: Map<String, Value> =
-                map.iter().take(COPY_ENTRIES).map(|(k, v)| (k.clone(), bounded(v, depth - 1))).collect();
+            let mut copy: Map<String, Value> = map
+                .iter()
+                .take(COPY_ENTRIES)
+                .map(|(k, v)| (shortened(k, ACTUAL_CHARS), bounded(v, depth - 1)))
+                .collect();
             if map.len() > COPY_ENTRIES {
                 copy.insert("…".to_owned(), Value::String(format!("{} more properties", map.len() - COPY_ENTRIES)));
             }
