@@ -13,13 +13,14 @@
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::fs::File;
-use std::io;
-use std::path::{Path, PathBuf};
+use std::io::{self, Read as _};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
+use super::artifact_file::{self, Opened, Refusal};
 use super::semantic::{ArtifactRef, Output, output};
 use super::{Options, Report, Subject, codes, record, with_values};
 use crate::IdRole;
@@ -29,38 +30,96 @@ pub(crate) fn check(subject: &Subject, options: &Options, digests: &Digests, rep
     let Some(output) = output(subject) else { return };
     artifacts(&output, options, digests, report);
     requirements(&output, options, report);
+    if let Some(requirements) = output.output_as::<crate::agents::nse::RequirementsOutput>() {
+        parent_needs(&output, requirements, report);
+    }
+}
+
+/// REF-006 (P-040, "Cross-reference IDs validated"; a warning like REF-002, D-134): a
+/// requirement's `parent_need` that names none of the `stakeholder_needs` the same output lists.
+/// Judged only when the output lists its needs: without the list, the need may be stated
+/// elsewhere.
+fn parent_needs(output: &Output<'_>, requirements: &crate::agents::nse::RequirementsOutput, report: &mut Report) {
+    let Some(needs) = &requirements.stakeholder_needs else { return };
+    let listed: std::collections::HashSet<&str> = needs.iter().map(|need| need.id.as_str()).collect();
+    for (i, requirement) in requirements.requirements.iter().enumerate() {
+        let Some(need) = requirement.parent_need.as_deref() else { continue };
+        if !listed.contains(need) {
+            report.push(with_values(
+                record(
+                    &codes::REF_UNKNOWN_NEED,
+                    &output.at(&format!("/requirements/{i}/parent_need")),
+                    format!(
+                        "requirement {} traces to {need}, which is not among the {} stakeholder needs the output lists",
+                        requirement.id.as_str(),
+                        listed.len()
+                    ),
+                ),
+                None,
+                Some(json!(need)),
+            ));
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Artifacts
 // ---------------------------------------------------------------------------------------------
 
-/// Why `path` is not repository-relative, if it is not: it starts with `/`, holds a backslash or
-/// a `:` (drive letters, URL schemes), or has an empty or `..` segment. A `.` segment is allowed,
-/// as in the schema's pattern.
-fn path_problem(path: &str) -> Option<&'static str> {
-    // A few passes at memchr speed (a document may name many artifacts), each linear.
+/// What is wrong with an artifact path, and whether the seeds state it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PathProblem {
+    /// It breaks a MUST of the session-context guide (001:232-233: repository-relative, never
+    /// absolute, never starting with `/`): REF-003, an error. A control character is one (D-131):
+    /// no checkout holds such a name on every platform (001:234, "cross-platform").
+    Stated(&'static str),
+    /// It breaks the conventional form only (001:234 "SHOULD use forward slashes", D-15): REF-007,
+    /// a warning, an error in strict mode.
+    Convention(&'static str),
+}
+
+/// What is wrong with `path`, if anything. The seed's MUSTs first, as
+/// `common/artifacts.json#/definitions/artifact_path` states them for the paths its pattern
+/// checks: it starts with `/` or a backslash, a drive letter or URL scheme leads to a `:` at its
+/// start, or it begins with a `..` segment; and it holds a control character (D-131). Then the
+/// conventions: a backslash, any other `:`, an empty segment, a `..` elsewhere. A `.` segment is
+/// allowed, as in the schema's pattern. Linear, at memchr speed for the common case.
+fn path_problem(path: &str) -> Option<PathProblem> {
     let bytes = path.as_bytes();
-    let backslash = memchr::memchr(b'\\', bytes).is_some();
-    let colon = memchr::memchr(b':', bytes).is_some();
+    if bytes.first().is_some_and(|b| matches!(b, b'/' | b'\\')) {
+        return Some(PathProblem::Stated("starts with '/' or '\\' (an absolute path)"));
+    }
+    // A scheme or drive letter: letters, then letters, digits, '+', '.' or '-', then ':'.
+    let scheme = bytes.first().is_some_and(u8::is_ascii_alphabetic)
+        && bytes
+            .iter()
+            .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'.' | b'-')))
+            .is_some_and(|at| bytes.get(at) == Some(&b':'));
+    if scheme {
+        return Some(PathProblem::Stated("starts with a drive letter or URL scheme (an absolute path or a URL)"));
+    }
+    if path.chars().any(char::is_control) {
+        return Some(PathProblem::Stated("holds a control character, which no portable file name has"));
+    }
+    if bytes == b".." || bytes.starts_with(b"../") || bytes.starts_with(b"..\\") {
+        return Some(PathProblem::Stated("begins with a '..' segment (it leaves the repository)"));
+    }
     let (mut empty, mut parent) = (false, false);
     let mut start = 0;
     for end in memchr::memchr_iter(b'/', bytes).chain(std::iter::once(bytes.len())) {
-        let segment = &bytes[start..end];
+        let segment = bytes.get(start..end).unwrap_or_default();
         empty |= segment.is_empty();
         parent |= segment == b"..";
         start = end + 1;
     }
-    if path.starts_with('/') {
-        Some("starts with '/' (an absolute path)")
-    } else if backslash {
-        Some("contains a backslash (use forward slashes)")
-    } else if colon {
-        Some("contains ':' (a drive letter or URL scheme)")
+    if memchr::memchr(b'\\', bytes).is_some() {
+        Some(PathProblem::Convention("contains a backslash (use forward slashes)"))
+    } else if memchr::memchr(b':', bytes).is_some() {
+        Some(PathProblem::Convention("contains ':'"))
     } else if empty {
-        Some("has an empty segment")
+        Some(PathProblem::Convention("has an empty segment"))
     } else if parent {
-        Some("has a '..' segment (leaves its directory)")
+        Some(PathProblem::Convention("has a '..' segment"))
     } else {
         None
     }
@@ -76,24 +135,40 @@ fn artifacts(output: &Output<'_>, options: &Options, digests: &Digests, report: 
     for (i, artifact) in list.iter().enumerate() {
         let pointer = || output.at(&format!("/artifacts/{i}"));
         if let Some(problem) = path_problem(artifact.path) {
-            let pointer = pointer();
+            let (code, what, stated) = match problem {
+                PathProblem::Stated(what) => (&codes::REF_ARTIFACT_PATH, what, true),
+                PathProblem::Convention(what) => (&codes::REF_ARTIFACT_PATH_FORM, what, false),
+            };
             report.push(with_values(
-                record(&codes::REF_ARTIFACT_PATH, &format!("{pointer}/path"), format!("{:?} {problem}", artifact.path)),
+                record(code, &format!("{}/path", pointer()), format!("{:?} {what}", artifact.path)),
                 Some(json!("a repository-relative path such as projects/PROJ-002/requirements/REQ-001.md")),
                 Some(json!(artifact.path)),
             ));
-            continue;
+            if stated {
+                continue;
+            }
         }
         let Some(given) = &options.root else { continue };
         let root = root.get_or_insert_with(|| {
             given.canonicalize().map_err(|err| format!("the root {} cannot be resolved: {err}", given.display()))
         });
-        on_disk(artifact, root, digests, &pointer(), report);
+        on_disk(artifact, root, options, digests, &pointer(), report);
     }
 }
 
-/// REF-001 / REF-004 for one repository-relative artifact path.
-fn on_disk(artifact: &ArtifactRef<'_>, root: &Root, digests: &Digests, pointer: &str, report: &mut Report) {
+/// REF-001 / REF-004 / REF-005 for one repository-relative artifact path: the file is opened
+/// below the root a component at a time ([`super::artifact_file`]), its size (from the opened
+/// handle) compared with `size_bytes` before anything is read, and it is hashed (once per run)
+/// only when a checksum is given and it is within [`Options::max_artifact_bytes`]; a larger one
+/// gets REF-001 saying it was not verified.
+fn on_disk(
+    artifact: &ArtifactRef<'_>,
+    root: &Root,
+    options: &Options,
+    digests: &Digests,
+    pointer: &str,
+    report: &mut Report,
+) {
     let path = artifact.path;
     let missing = |report: &mut Report, why: String| {
         report.push(record(&codes::REF_ARTIFACT_MISSING, &format!("{pointer}/path"), format!("{path:?} {why}")));
@@ -102,34 +177,51 @@ fn on_disk(artifact: &ArtifactRef<'_>, root: &Root, digests: &Digests, pointer: 
         Ok(root) => root,
         Err(why) => return missing(report, format!("cannot be looked up: {why}")),
     };
-    let real = match root.join(path).canonicalize() {
-        Ok(real) => real,
-        Err(err) if err.kind() == io::ErrorKind::NotFound => {
-            return missing(report, format!("does not exist under {}", root.display()));
+    let opened = match artifact_file::open(root, path) {
+        Ok(opened) => opened,
+        Err(Refusal::Missing(why) | Refusal::Io(why)) => return missing(report, why),
+        Err(Refusal::NotRegular(what)) => return missing(report, format!("is {what}, not a regular file; not read")),
+        Err(Refusal::Outside(real)) => {
+            report.push(with_values(
+                record(
+                    &codes::REF_ARTIFACT_PATH,
+                    &format!("{pointer}/path"),
+                    format!(
+                        "{path:?} resolves to {} outside the root {} (a symbolic link)",
+                        real.display(),
+                        root.display()
+                    ),
+                ),
+                Some(json!(format!("a file under {}", root.display()))),
+                Some(json!(real.display().to_string())),
+            ));
+            return;
         }
-        Err(err) => return missing(report, format!("cannot be resolved under {}: {err}", root.display())),
     };
-    if !real.starts_with(root) {
+    if let Some(size) = artifact.size
+        && u64::try_from(size).ok() != Some(opened.len)
+    {
         report.push(with_values(
             record(
-                &codes::REF_ARTIFACT_PATH,
-                &format!("{pointer}/path"),
-                format!(
-                    "{path:?} resolves to {} outside the root {} (a symbolic link)",
-                    real.display(),
-                    root.display()
-                ),
+                &codes::REF_SIZE,
+                &format!("{pointer}/size_bytes"),
+                format!("{path:?} is {} bytes, but the reference says {size}", opened.len),
             ),
-            Some(json!(format!("a file under {}", root.display()))),
-            Some(json!(real.display().to_string())),
+            Some(json!(size)),
+            Some(json!(opened.len)),
         ));
-        return;
-    }
-    if !real.is_file() {
-        return missing(report, "is not a regular file".to_owned());
     }
     let Some(checksum) = artifact.checksum else { return };
-    let computed = match digests.of(&real) {
+    if opened.len > options.max_artifact_bytes {
+        return missing(
+            report,
+            format!(
+                "is {} bytes, over the limit of {} bytes for hashing (--max-artifact-bytes); its checksum was not verified",
+                opened.len, options.max_artifact_bytes
+            ),
+        );
+    }
+    let computed = match digests.of(opened, options.max_artifact_bytes) {
         Ok(digest) => digest,
         Err(err) => return missing(report, format!("cannot be read: {err}")),
     };
@@ -147,7 +239,7 @@ fn on_disk(artifact: &ArtifactRef<'_>, root: &Root, digests: &Digests, pointer: 
     }
 }
 
-/// The SHA-256 digests of the artifacts a run has hashed, by resolved path: each file is read
+/// The SHA-256 digests of the artifacts a run has hashed, by physical path: each file is read
 /// and hashed at most once per run, however many documents (on however many threads) name it.
 /// The run sees each artifact as it was when first hashed.
 #[derive(Debug, Default)]
@@ -159,23 +251,27 @@ pub(crate) struct Digests {
 type Once = OnceLock<Result<String, String>>;
 
 impl Digests {
-    /// The lowercase hex SHA-256 of the file at `real` (a canonical path), or why it cannot be
-    /// read.
-    fn of(&self, real: &Path) -> Result<String, String> {
+    /// The lowercase hex SHA-256 of the opened file (hashed unless its path was hashed before in
+    /// this run), reading at most `limit` bytes of it, or why it cannot be read.
+    fn of(&self, opened: Opened, limit: u64) -> Result<String, String> {
         let cell = {
             // A panic elsewhere while the lock was held leaves the map as it was: still usable.
             let mut files = self.files.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            Arc::clone(files.entry(real.to_path_buf()).or_default())
+            Arc::clone(files.entry(opened.real).or_default())
         };
-        cell.get_or_init(|| sha256(real).map_err(|err| err.to_string())).clone()
+        let file = opened.file;
+        cell.get_or_init(|| sha256(file, limit)).clone()
     }
 }
 
-/// The SHA-256 of a file's bytes in lowercase hex, read in bounded chunks.
-fn sha256(path: &Path) -> io::Result<String> {
-    let mut file = File::open(path)?;
+/// The SHA-256 of a file's bytes in lowercase hex, read in bounded chunks, at most `limit` bytes
+/// (a file that grows past it while read, or a `/proc` file that says it is empty, is refused).
+fn sha256(file: File, limit: u64) -> Result<String, String> {
     let mut hasher = Sha256::new();
-    io::copy(&mut file, &mut hasher)?;
+    let read = io::copy(&mut file.take(limit.saturating_add(1)), &mut hasher).map_err(|err| err.to_string())?;
+    if read > limit {
+        return Err(format!("it holds more than the limit of {limit} bytes for hashing (--max-artifact-bytes)"));
+    }
     let digest = hasher.finalize();
     let mut hex = String::with_capacity(digest.len() * 2);
     for byte in digest {
@@ -230,21 +326,32 @@ fn requirements(output: &Output<'_>, options: &Options, report: &mut Report) {
 
 #[cfg(test)]
 mod tests {
-    use super::path_problem;
+    use super::{PathProblem, path_problem};
     use proptest::prelude::*;
 
-    /// The rule as the seed states it, one check at a time (the definition the pass must match).
-    fn stated(path: &str) -> Option<&'static str> {
-        if path.starts_with('/') {
-            Some("starts with '/' (an absolute path)")
+    /// The rules one check at a time (the definition the one-pass check must match).
+    fn stated(path: &str) -> Option<PathProblem> {
+        use PathProblem::{Convention, Stated};
+        let first = path.split(':').next().unwrap_or("");
+        if path.starts_with('/') || path.starts_with('\\') {
+            Some(Stated("starts with '/' or '\\' (an absolute path)"))
+        } else if path.contains(':')
+            && first.starts_with(|c: char| c.is_ascii_alphabetic())
+            && first.chars().all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c))
+        {
+            Some(Stated("starts with a drive letter or URL scheme (an absolute path or a URL)"))
+        } else if path.chars().any(char::is_control) {
+            Some(Stated("holds a control character, which no portable file name has"))
+        } else if path == ".." || path.starts_with("../") || path.starts_with("..\\") {
+            Some(Stated("begins with a '..' segment (it leaves the repository)"))
         } else if path.contains('\\') {
-            Some("contains a backslash (use forward slashes)")
+            Some(Convention("contains a backslash (use forward slashes)"))
         } else if path.contains(':') {
-            Some("contains ':' (a drive letter or URL scheme)")
+            Some(Convention("contains ':'"))
         } else if path.split('/').any(str::is_empty) {
-            Some("has an empty segment")
+            Some(Convention("has an empty segment"))
         } else if path.split('/').any(|segment| segment == "..") {
-            Some("has a '..' segment (leaves its directory)")
+            Some(Convention("has a '..' segment"))
         } else {
             None
         }
@@ -252,20 +359,28 @@ mod tests {
 
     #[test]
     fn each_problem_is_named() {
+        use PathProblem::{Convention, Stated};
         for (path, problem) in [
             ("projects/PROJ-002/req.md", None),
             ("./a/./b.md", None),
             ("a/.../b", None),
             ("a/..b/c", None),
-            ("", Some("has an empty segment")),
-            ("a//b", Some("has an empty segment")),
-            ("a/b/", Some("has an empty segment")),
-            ("a/../b", Some("has a '..' segment (leaves its directory)")),
-            ("..", Some("has a '..' segment (leaves its directory)")),
-            ("/etc/passwd", Some("starts with '/' (an absolute path)")),
-            ("a\\b", Some("contains a backslash (use forward slashes)")),
-            ("C:/x", Some("contains ':' (a drive letter or URL scheme)")),
-            ("a/..\\b", Some("contains a backslash (use forward slashes)")),
+            ("", Some(Convention("has an empty segment"))),
+            ("a//b", Some(Convention("has an empty segment"))),
+            ("a/b/", Some(Convention("has an empty segment"))),
+            ("a/../b", Some(Convention("has a '..' segment"))),
+            ("a/../../b", Some(Convention("has a '..' segment"))),
+            ("..", Some(Stated("begins with a '..' segment (it leaves the repository)"))),
+            ("../x", Some(Stated("begins with a '..' segment (it leaves the repository)"))),
+            ("/etc/passwd", Some(Stated("starts with '/' or '\\' (an absolute path)"))),
+            ("\\server\\share", Some(Stated("starts with '/' or '\\' (an absolute path)"))),
+            ("a\\b", Some(Convention("contains a backslash (use forward slashes)"))),
+            ("C:/x", Some(Stated("starts with a drive letter or URL scheme (an absolute path or a URL)"))),
+            ("https://x/y", Some(Stated("starts with a drive letter or URL scheme (an absolute path or a URL)"))),
+            ("notes/v1:2.md", Some(Convention("contains ':'"))),
+            ("a/b\0c.md", Some(Stated("holds a control character, which no portable file name has"))),
+            ("a/b\nc.md", Some(Stated("holds a control character, which no portable file name has"))),
+            ("a/b\u{85}c.md", Some(Stated("holds a control character, which no portable file name has"))),
         ] {
             assert_eq!(path_problem(path), problem, "{path:?}");
         }
@@ -273,7 +388,7 @@ mod tests {
 
     proptest! {
         #[test]
-        fn the_one_pass_check_agrees_with_the_stated_rule(path in "[a./\\\\:é]{0,12}") {
+        fn the_one_pass_check_agrees_with_the_stated_rule(path in "[a./\\\\:é\\n+]{0,12}") {
             prop_assert_eq!(path_problem(&path), stated(&path));
         }
     }

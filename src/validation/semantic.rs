@@ -127,6 +127,8 @@ pub(super) struct ArtifactRef<'a> {
     pub(super) path: &'a str,
     /// The `sha256:<hex>` checksum, if given.
     pub(super) checksum: Option<&'a str>,
+    /// The size in bytes, if given (`size_bytes`; the schema makes it at least 0).
+    pub(super) size: Option<i64>,
 }
 
 /// The agent-output or generic-payload part of `subject`, if it has one.
@@ -203,16 +205,32 @@ impl<'a> Output<'a> {
     pub(super) fn artifacts(&self) -> Option<Vec<ArtifactRef<'a>>> {
         match self.kind {
             Kind::Agent(output) => output.artifacts().map(|list| {
-                list.iter().map(|a| ArtifactRef { path: &a.path, checksum: a.checksum.as_deref() }).collect()
+                list.iter()
+                    .map(|a| ArtifactRef {
+                        path: &a.path,
+                        checksum: a.checksum.as_deref(),
+                        size: a.size_bytes.as_ref().map(|n| n.get()),
+                    })
+                    .collect()
             }),
             Kind::Generic(generic) => generic_artifacts(generic),
             Kind::Light(facts) => facts.artifacts.as_ref().map(|artifacts| match artifacts {
-                Artifacts::Plain(list) => {
-                    list.iter().map(|a| ArtifactRef { path: &a.path, checksum: a.checksum.as_deref() }).collect()
-                }
-                Artifacts::Checked(list) => {
-                    list.iter().map(|a| ArtifactRef { path: &a.path, checksum: a.checksum.as_deref() }).collect()
-                }
+                Artifacts::Plain(list) => list
+                    .iter()
+                    .map(|a| ArtifactRef {
+                        path: &a.path,
+                        checksum: a.checksum.as_deref(),
+                        size: a.size_bytes.as_ref().map(|n| n.get()),
+                    })
+                    .collect(),
+                Artifacts::Checked(list) => list
+                    .iter()
+                    .map(|a| ArtifactRef {
+                        path: &a.path,
+                        checksum: a.checksum.as_deref(),
+                        size: a.size_bytes.as_ref().map(|n| n.get()),
+                    })
+                    .collect(),
             }),
         }
     }
@@ -252,7 +270,13 @@ impl<'a> Output<'a> {
 /// The artifact references of a generic payload (path-checked by the schema).
 fn generic_artifacts(generic: &v1_0::Payload) -> Option<Vec<ArtifactRef<'_>>> {
     generic.artifacts.as_ref().map(|list| {
-        list.iter().map(|a| ArtifactRef { path: &a.path, checksum: a.checksum.as_ref().map(|c| c.as_str()) }).collect()
+        list.iter()
+            .map(|a| ArtifactRef {
+                path: &a.path,
+                checksum: a.checksum.as_ref().map(|c| c.as_str()),
+                size: a.size_bytes.as_ref().map(|n| n.get()),
+            })
+            .collect()
     })
 }
 
@@ -260,11 +284,39 @@ fn generic_artifacts(generic: &v1_0::Payload) -> Option<Vec<ArtifactRef<'_>>> {
 // Agent outputs and generic payloads
 // ---------------------------------------------------------------------------------------------
 
+/// SEM-020 (a convention, D-132): a requirement id an output defines a second time, reported at
+/// the second. Which fields define ids is generated agent knowledge
+/// ([`AgentOutput::requirement_ids`]), so this holds for any agent that defines them.
+fn duplicate_requirements(output: &Output<'_>, report: &mut Report) {
+    let Some(agent) = output.agent() else { return };
+    let mut first: BTreeMap<&str, String> = BTreeMap::new();
+    agent.requirement_ids(&mut |used| {
+        if used.role != crate::IdRole::Defines {
+            return;
+        }
+        match first.get(used.id) {
+            Some(earlier) => report.push(with_values(
+                record(
+                    &codes::SEM_DUPLICATE_REQUIREMENT,
+                    &output.at(&(used.pointer)()),
+                    format!("requirement {} is defined again; it was first defined at {earlier}", used.id),
+                ),
+                Some(json!(format!("an id not defined before ({earlier})"))),
+                Some(json!(used.id)),
+            )),
+            None => {
+                first.insert(used.id, output.at(&(used.pointer)()));
+            }
+        }
+    });
+}
+
 /// SEM-001, SEM-002, and the rules of single agents (SEM-003 … SEM-005, SEM-010, SEM-011).
 fn output_rules(output: &Output<'_>, report: &mut Report) {
     if let Some(confidence) = output.confidence() {
         low_confidence(output, confidence, report);
     }
+    duplicate_requirements(output, report);
     match output.kind {
         Kind::Generic(generic) => {
             if generic.key_findings.is_empty() {
@@ -509,7 +561,7 @@ struct V11Members<'a> {
     target: Agent<'a>,
 }
 
-/// SEM-007 (payload_schema_ref), SEM-008 (workflow ids) and the workflow-state rules.
+/// SEM-008 (payload_schema_ref), SEM-018 (workflow ids) and the workflow-state rules.
 fn workflow(members: &V11Members<'_>, report: &mut Report) {
     if let Some(reference) = members.payload_schema_ref {
         payload_kind(reference, members.payload_agent, report);

@@ -41,8 +41,8 @@ const KEEPS: &[(&str, &[&str])] = &[
     ("AgentReference", &["id", "family"]),
     ("Trace", &["depth", "span_id", "trace_id"]),
     ("ConfidenceScore", &["overall", "reasoning"]),
-    ("ArtifactReference", &["path", "checksum"]),
-    ("CheckedArtifactReference", &["path", "checksum"]),
+    ("ArtifactReference", &["path", "checksum", "size_bytes"]),
+    ("CheckedArtifactReference", &["path", "checksum", "size_bytes"]),
 ];
 
 /// What every agent output hands to the context.
