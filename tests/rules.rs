@@ -48,12 +48,26 @@ fn run(doc: &Value) -> Report {
     run_with(Options::default(), doc)
 }
 
+///
+/// Every run is also made in strict mode, which must give the same records with each
+/// convention's (a code whose basis is a convention: D-130) an error and every other record as
+/// it was: the seeds' rules do not depend on the mode, the conventions do.
 #[track_caller]
 fn run_with(options: Options, doc: &Value) -> Report {
     let bytes = serde_json::to_vec(doc).expect("serialisable");
-    let report = Validator::with_options(options).validate(&bytes);
+    let report = Validator::with_options(options.clone()).validate(&bytes);
     let schema: Vec<&ErrorRecord> = report.records.iter().filter(|r| r.error_code.starts_with("SCH-")).collect();
     assert!(schema.is_empty(), "the document must be schema-valid, got {schema:#?}");
+    let strict = Validator::with_options(options.with_strict(true)).validate(&bytes);
+    assert_eq!(strict.records.len(), report.records.len());
+    for (lenient, strict) in report.records.iter().zip(&strict.records) {
+        let convention = lenient.code().is_some_and(|code| code.is_convention());
+        let severity = if convention { ERROR } else { lenient.severity };
+        assert_eq!((&strict.error_code, &strict.path, strict.severity), (&lenient.error_code, &lenient.path, severity));
+        if convention {
+            assert_eq!(lenient.severity, WARNING, "a convention warns by default: {lenient:?}");
+        }
+    }
     report
 }
 
@@ -361,9 +375,9 @@ fn sem_004_residual_score_is_not_the_product() {
     let mut doc = load(RISK);
     set(&mut doc, "/risks/1/residual_risk_score", json!(6));
     let report = run(&doc);
-    let record = reported(&report, "SEM-004", ERROR, "/risks/1/residual_risk_score");
+    let record = reported(&report, "SEM-004", WARNING, "/risks/1/residual_risk_score");
     assert_eq!(record.expected, Some(json!(4)));
-    reported(&run(&envelope(doc)), "SEM-004", ERROR, "/payload/risks/1/residual_risk_score");
+    reported(&run(&envelope(doc)), "SEM-004", WARNING, "/payload/risks/1/residual_risk_score");
 }
 
 #[test]
@@ -380,9 +394,9 @@ fn sem_005_risk_level_outside_its_band() {
     let mut doc = load(RISK);
     set(&mut doc, "/risks/1/risk_level", json!("high"));
     let report = run(&doc);
-    let record = reported(&report, "SEM-005", ERROR, "/risks/1/risk_level");
+    let record = reported(&report, "SEM-005", WARNING, "/risks/1/risk_level");
     assert_eq!((record.expected.clone(), record.actual.clone()), (Some(json!("medium")), Some(json!("high"))));
-    reported(&run(&envelope(doc)), "SEM-005", ERROR, "/payload/risks/1/risk_level");
+    reported(&run(&envelope(doc)), "SEM-005", WARNING, "/payload/risks/1/risk_level");
 }
 
 #[test]
@@ -414,7 +428,7 @@ fn sem_005_band_edges() {
     set(&mut doc, "/risks/0/consequence", json!(5));
     set(&mut doc, "/risks/0/risk_score", json!(5));
     set(&mut doc, "/risks/0/risk_level", json!("low"));
-    reported(&run(&doc), "SEM-005", ERROR, "/risks/0/risk_level");
+    reported(&run(&doc), "SEM-005", WARNING, "/risks/0/risk_level");
 }
 
 #[test]
@@ -466,7 +480,7 @@ fn sem_007_payload_agent_differs_from_the_source() {
     let mut doc = load(SEED_EXAMPLE_1);
     set(&mut doc, "/source_agent", json!({ "id": "ps-analyst", "family": "ps" }));
     let report = run(&doc);
-    let record = reported(&report, "SEM-007", ERROR, "/payload/agent_id");
+    let record = reported(&report, "SEM-007", WARNING, "/payload/agent_id");
     assert_eq!(
         (record.expected.clone(), record.actual.clone()),
         (Some(json!("ps-analyst")), Some(json!("ps-researcher")))
@@ -474,11 +488,11 @@ fn sem_007_payload_agent_differs_from_the_source() {
     // v1.0.0: the generic payload carries agent_id as an undeclared property.
     let mut doc = load(ENVELOPE_10);
     set(&mut doc, "/payload/agent_id", json!("nse-risk"));
-    reported(&run(&doc), "SEM-007", ERROR, "/payload/agent_id");
+    reported(&run(&doc), "SEM-007", WARNING, "/payload/agent_id");
     // v1.1.0 generic payload of an agent without an output schema.
     let mut doc = generic_envelope();
     set(&mut doc, "/payload/agent_id", json!("orch-planner"));
-    reported(&run(&doc), "SEM-007", ERROR, "/payload/agent_id");
+    reported(&run(&doc), "SEM-007", WARNING, "/payload/agent_id");
 }
 
 #[test]
@@ -546,7 +560,7 @@ fn sem_009_absent_when_families_match() {
 fn sem_012_step_number_beyond_total_steps() {
     let mut doc = load(SEED_EXAMPLE_1);
     set(&mut doc, "/workflow_state/step_number", json!(9));
-    reported(&run(&doc), "SEM-012", ERROR, "/workflow_state/step_number");
+    reported(&run(&doc), "SEM-012", WARNING, "/workflow_state/step_number");
 }
 
 #[test]
@@ -573,7 +587,7 @@ fn sem_013_barrier_completed_agent_not_expected() {
         pointers(&report, "SEM-013"),
         ["/workflow_state/sync_barrier/agents_completed/1", "/workflow_state/sync_barrier/agents_completed/3"]
     );
-    let record = reported(&report, "SEM-013", ERROR, "/workflow_state/sync_barrier/agents_completed/1");
+    let record = reported(&report, "SEM-013", WARNING, "/workflow_state/sync_barrier/agents_completed/1");
     assert_eq!(record.actual, Some(json!("nse-risk")));
 }
 
@@ -613,7 +627,7 @@ fn sem_018_workflow_ids_differ() {
     let mut doc = load(SEED_EXAMPLE_1);
     set(&mut doc, "/workflow_state/workflow_id", json!("WF-SAO-002"));
     let report = run(&doc);
-    let record = reported(&report, "SEM-018", ERROR, "/workflow_state/workflow_id");
+    let record = reported(&report, "SEM-018", WARNING, "/workflow_state/workflow_id");
     assert_eq!(
         (record.expected.clone(), record.actual.clone()),
         (Some(json!("WF-SAO-001")), Some(json!("WF-SAO-002")))
@@ -638,9 +652,9 @@ fn sem_010_validator_coverage_does_not_add_up() {
     let mut doc = load(PS_VALIDATOR);
     set(&mut doc, "/coverage", json!({ "total_tests": 3, "passed": 2, "failed": 1, "skipped": 1 }));
     let report = run(&doc);
-    let record = reported(&report, "SEM-010", ERROR, "/coverage/total_tests");
+    let record = reported(&report, "SEM-010", WARNING, "/coverage/total_tests");
     assert_eq!((record.expected.clone(), record.actual.clone()), (Some(json!("<= 3")), Some(json!(4))));
-    reported(&run(&envelope(doc)), "SEM-010", ERROR, "/payload/coverage/total_tests");
+    reported(&run(&envelope(doc)), "SEM-010", WARNING, "/payload/coverage/total_tests");
 }
 
 #[test]
@@ -661,9 +675,9 @@ fn sem_010_more_requirements_verified_than_there_are() {
     let mut doc = load(VERIFICATION);
     set(&mut doc, "/verification_matrix/requirements_verified", json!(4));
     let report = run(&doc);
-    let record = reported(&report, "SEM-010", ERROR, "/verification_matrix/requirements_verified");
+    let record = reported(&report, "SEM-010", WARNING, "/verification_matrix/requirements_verified");
     assert_eq!(record.actual, Some(json!(4)));
-    reported(&run(&envelope(doc)), "SEM-010", ERROR, "/payload/verification_matrix/requirements_verified");
+    reported(&run(&envelope(doc)), "SEM-010", WARNING, "/payload/verification_matrix/requirements_verified");
 }
 
 #[test]
@@ -682,10 +696,10 @@ fn sem_011_defects_do_not_add_up() {
         json!({ "total_defects": 3, "open_defects": 1, "closed_defects": 1, "critical_defects": 4 }),
     );
     let report = run(&doc);
-    let record = reported(&report, "SEM-011", ERROR, "/defect_summary/total_defects");
+    let record = reported(&report, "SEM-011", WARNING, "/defect_summary/total_defects");
     assert_eq!((record.expected.clone(), record.actual.clone()), (Some(json!(2)), Some(json!(3))));
-    reported(&report, "SEM-011", ERROR, "/defect_summary/critical_defects");
-    reported(&run(&envelope(doc)), "SEM-011", ERROR, "/payload/defect_summary/total_defects");
+    reported(&report, "SEM-011", WARNING, "/defect_summary/critical_defects");
+    reported(&run(&envelope(doc)), "SEM-011", WARNING, "/payload/defect_summary/total_defects");
 }
 
 #[test]
@@ -913,15 +927,23 @@ fn con_005_absent_with_artifacts_or_for_a_generic_payload() {
 // REF-001 … REF-004
 // ---------------------------------------------------------------------------------------------
 
+/// Paths that break a MUST of seed 001:232-233 (REF-003, an error).
 const BAD_PATHS: &[&str] = &[
     "/Users/me/projects/PROJ-002/requirements/REQ-001.md",
-    "projects\\PROJ-002\\REQ-001.md",
+    "\\projects\\REQ-001.md",
     "C:/projects/REQ-001.md",
     "https://example.com/REQ-001.md",
+    "../outside/REQ-001.md",
+    "..",
+];
+
+/// Paths in a form only the conventions refuse (REF-007: a warning, an error in strict mode).
+const UNCONVENTIONAL_PATHS: &[&str] = &[
+    "projects\\PROJ-002\\REQ-001.md",
     "projects//REQ-001.md",
     "projects/REQ-001.md/",
     "projects/../../etc/passwd",
-    "..",
+    "projects/v1:2.md",
     "",
 ];
 
@@ -949,8 +971,21 @@ fn ref_003_artifact_path_not_repository_relative() {
 }
 
 #[test]
+fn ref_007_unconventional_artifact_path() {
+    for path in UNCONVENTIONAL_PATHS {
+        let mut doc = load(RISK);
+        set(&mut doc, "/artifacts/0/path", json!(path));
+        let report = run(&doc);
+        let record = reported(&report, "REF-007", WARNING, "/artifacts/0/path");
+        assert!(record.message.contains("a convention, D-131"), "{}", record.message);
+        absent(&report, "REF-003");
+        reported(&run(&envelope(doc)), "REF-007", WARNING, "/payload/artifacts/0/path");
+    }
+}
+
+#[test]
 fn ref_003_absent_for_relative_paths() {
-    for path in GOOD_PATHS {
+    for path in GOOD_PATHS.iter().chain(UNCONVENTIONAL_PATHS) {
         let mut doc = load(RISK);
         set(&mut doc, "/artifacts/0/path", json!(path));
         absent(&run(&doc), "REF-003");
@@ -961,18 +996,25 @@ fn ref_003_absent_for_relative_paths() {
 fn ref_003_agrees_with_the_artifact_path_pattern() {
     // The generic payload's artifacts use common/artifacts.json#/definitions/artifact_path: the
     // schema's verdict on each path must be REF-003's on an agent output.
-    for path in BAD_PATHS.iter().chain(GOOD_PATHS) {
+    // The seed's MUSTs are schema errors there and REF-003 here; the conventions are CNV
+    // warnings there and REF-007 here.
+    for path in BAD_PATHS.iter().chain(GOOD_PATHS).chain(UNCONVENTIONAL_PATHS) {
         let mut generic = load(ENVELOPE_10);
         set(&mut generic, "/payload/artifacts/0/path", json!(path));
-        let schema_rejects = Validator::new()
-            .validate(&serde_json::to_vec(&generic).expect("serialisable"))
-            .records
-            .iter()
-            .any(|r| r.path.as_deref() == Some("/payload/artifacts/0/path"));
+        let report = Validator::new().validate(&serde_json::to_vec(&generic).expect("serialisable"));
+        let at_path = |prefix: &str| {
+            report
+                .records
+                .iter()
+                .any(|r| r.path.as_deref() == Some("/payload/artifacts/0/path") && r.error_code.starts_with(prefix))
+        };
         let mut agent = load(RISK);
         set(&mut agent, "/artifacts/0/path", json!(path));
-        let rule_rejects = !pointers(&run(&agent), "REF-003").is_empty();
-        assert_eq!(schema_rejects, rule_rejects, "{path:?}");
+        let rules = run(&agent);
+        let stated = at_path("SCH-");
+        assert_eq!(stated, !pointers(&rules, "REF-003").is_empty(), "{path:?}");
+        // A path the seed refuses is told once, as the seed's error.
+        assert_eq!(at_path("CNV-") && !stated, !pointers(&rules, "REF-007").is_empty(), "{path:?}");
     }
 }
 

@@ -544,20 +544,15 @@ class Barrier(TypedDict, total=False):
     timeout_ms: int
 
 
-class _BlockerRequired(TypedDict):
-    """The required keys of Blocker."""
-
-    description: str
-    severity: Severity
-
-
-class Blocker(_BlockerRequired, total=False):
+class Blocker(TypedDict, total=False):
     """An issue blocking completion, to be escalated by the receiver
 
     Schema: schemas/common/findings.json#/definitions/blocker
     """
+    description: str
     id: BlockerId
     owner: str
+    severity: Severity
 
 
 BlockerId = str
