@@ -77,6 +77,14 @@ enum Command {
         /// (SCH-015) without being read on. Bytes, or with K, M or G.
         #[arg(long, value_parser = byte_count, default_value = "64M")]
         max_bytes: usize,
+        /// The most records listed for one document; past it one last record (SCH-016) counts
+        /// the rest, and is an error when any of them is.
+        #[arg(long, default_value_t = Options::DEFAULT_MAX_RECORDS)]
+        max_records: usize,
+        /// With --root: the largest artifact hashed to check its checksum; a larger one gets
+        /// REF-001 instead of a hash. Bytes, or with K, M or G.
+        #[arg(long, value_parser = byte_count, default_value = "256M")]
+        max_artifact_bytes: usize,
         /// Follow symbolic links to directories while walking a directory (a link back to a
         /// directory being walked is still not walked twice).
         #[arg(long)]
@@ -133,11 +141,14 @@ enum Command {
     /// Write the schema reference (one Markdown page per schema, an index with the agent handoff
     /// graph) from the schemas, their fixtures and the cross-pollination matrix of a checkout.
     Docs {
-        /// Where the pages go. Only files that carry the generated-page marker are overwritten or
-        /// removed (stale pages); links are never followed.
+        /// Where the pages go. A run overwrites or removes only the pages an earlier run recorded
+        /// in that directory's manifest (`.jerry-contracts-docs`) that still carry the
+        /// generated-page marker, never anything below another directory; a path with a symbolic
+        /// link at any component is refused.
         #[arg(long, default_value = "docs/schemas")]
         out: PathBuf,
-        /// Write into a non-empty directory that holds no generated page yet.
+        /// Write into a non-empty directory that has no manifest yet (it never lets a run remove
+        /// or overwrite a file the manifest does not list).
         #[arg(long)]
         force: bool,
         /// The schema directory.
@@ -162,9 +173,9 @@ where
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(err) => {
-            let _ = err.print();
-            let _ = std::io::stdout().flush();
-            return if err.use_stderr() { 2 } else { 0 };
+            let printed = err.print().and_then(|()| std::io::stdout().flush());
+            // `--help` and `--version` print to standard output: a failed write is a failure.
+            return if err.use_stderr() || printed.is_err() { 2 } else { 0 };
         }
     };
     let mut out = BufWriter::new(std::io::stdout().lock());
@@ -190,7 +201,20 @@ fn dispatch(command: Command, out: &mut impl Write) -> Status {
             finish("schema", status, written.and_then(|()| out.flush()))
         }
         Command::List => finish("list", 0, tools::list(out).and_then(|()| out.flush())),
-        Command::Validate { schema, format, root, session, ndjson, max_bytes, follow, allow_empty, strict, paths } => {
+        Command::Validate {
+            schema,
+            format,
+            root,
+            session,
+            ndjson,
+            max_bytes,
+            max_records,
+            max_artifact_bytes,
+            follow,
+            allow_empty,
+            strict,
+            paths,
+        } => {
             let request = validate::Request {
                 schema,
                 format,
@@ -198,6 +222,8 @@ fn dispatch(command: Command, out: &mut impl Write) -> Status {
                 session,
                 ndjson,
                 max_bytes,
+                max_records,
+                max_artifact_bytes,
                 follow,
                 allow_empty,
                 strict,
@@ -262,7 +288,11 @@ fn dispatch(command: Command, out: &mut impl Write) -> Status {
                 },
                 Err(err) => {
                     complain!("jerry-contracts docs: {}", output::escape(&err.to_string()));
-                    1
+                    // An input that cannot be read is exit 2, as for `lint`; problems in it, 1.
+                    match err {
+                        docs::DocsError::Corpus(_) | docs::DocsError::Read { .. } => 2,
+                        _ => 1,
+                    }
                 }
             }
         }
@@ -280,5 +310,6 @@ fn dispatch(command: Command, out: &mut impl Write) -> Status {
     }
 }
 
-/// The default of `--max-bytes` is the library's.
+/// The defaults of `--max-bytes` and `--max-artifact-bytes` are the library's.
 const _: () = assert!(Options::DEFAULT_MAX_BYTES == 64 << 20);
+const _: () = assert!(Options::DEFAULT_MAX_ARTIFACT_BYTES == 256 << 20);

@@ -45,11 +45,40 @@ pub fn is_gone(err: &io::Error) -> bool {
     err.kind() == io::ErrorKind::BrokenPipe
 }
 
-/// A character a terminal would act on rather than show, or that reorders or breaks a line:
-/// C0 and C1 controls, DEL, the Unicode line and paragraph separators and the bidirectional
-/// overrides and isolates.
+/// A character a terminal would act on rather than show, or that hides, reorders or breaks a
+/// line: every control character (Unicode category Cc: C0, C1, DEL), every format character
+/// (category Cf: zero-width spaces and joiners, U+FEFF, the bidirectional marks, overrides and
+/// isolates, the soft hyphen, tag characters …), and the line and paragraph separators.
 fn is_unsafe(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    c.is_control() || is_format(c) || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// Whether `c` is of Unicode general category Cf (format), as of Unicode 15.1.
+fn is_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{AD}'
+            | '\u{600}'..='\u{605}'
+            | '\u{61C}'
+            | '\u{6DD}'
+            | '\u{70F}'
+            | '\u{890}'..='\u{891}'
+            | '\u{8E2}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206F}'
+            | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{110BD}'
+            | '\u{110CD}'
+            | '\u{13430}'..='\u{1343F}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0001}'
+            | '\u{E0020}'..='\u{E007F}'
+    )
 }
 
 /// `text` with every unsafe character written as an escape (`\n`, `\t`, `\r`, `\u{1b}`).
@@ -76,10 +105,27 @@ fn push_escaped(out: &mut String, c: char) {
     }
 }
 
-/// A path as human output shows it: lossy UTF-8, unsafe characters escaped, and a backslash
-/// written twice (so that an escape in the output always stands for a character of the name).
+/// A path as human output shows it: unsafe characters escaped, a backslash written twice (so
+/// that an escape in the output always stands for a character of the name), and each byte that
+/// is not UTF-8 written `\x{ff}`, so that two names that differ are shown differently.
 pub fn name(path: &Path) -> String {
-    name_text(&path.to_string_lossy())
+    let mut out = String::new();
+    for chunk in path.as_os_str().as_encoded_bytes().utf8_chunks() {
+        out.push_str(&name_text(chunk.valid()));
+        for byte in chunk.invalid() {
+            let _ = write!(out, "\\x{{{byte:02x}}}");
+        }
+    }
+    out
+}
+
+/// How a path is named in JSON output: as it is when it is UTF-8 (JSON escapes what it must);
+/// otherwise its [`name`], which shows each byte that is not UTF-8.
+pub fn json_name(path: &Path) -> String {
+    match path.to_str() {
+        Some(text) => text.to_owned(),
+        None => name(path),
+    }
 }
 
 /// [`name`] of a name already made text.
@@ -104,5 +150,26 @@ mod tests {
         assert!(matches!(escape("plain ünïcode"), Cow::Borrowed(_)));
         assert_eq!(escape("a\nb\x1b[31mc\u{202E}d\u{85}"), "a\\nb\\u{1b}[31mc\\u{202e}d\\u{85}");
         assert_eq!(name(Path::new("x\n: valid\\")), "x\\n: valid\\\\");
+    }
+
+    #[test]
+    fn invisible_and_format_characters_are_escaped() {
+        for c in ['\u{200B}', '\u{FEFF}', '\u{AD}', '\u{2060}', '\u{E0041}', '\u{61C}', '\u{7f}', '\u{9f}'] {
+            let text = format!("a{c}b");
+            assert_eq!(escape(&text), format!("a\\u{{{:x}}}b", u32::from(c)), "{c:?}");
+        }
+        assert!(matches!(escape("é ü 中 \u{1F600}"), Cow::Borrowed(_)));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn names_that_are_not_utf8_stay_distinct() {
+        use std::os::unix::ffi::OsStrExt;
+        let a = name(Path::new(std::ffi::OsStr::from_bytes(b"bad\xff.json")));
+        let b = name(Path::new(std::ffi::OsStr::from_bytes(b"bad\xfe.json")));
+        assert_eq!(a, "bad\\x{ff}.json");
+        assert_ne!(a, b);
+        // A name that spells the escape is told apart by its doubled backslash.
+        assert_eq!(name(Path::new("bad\\x{ff}.json")), "bad\\\\x{ff}.json");
     }
 }

@@ -13,7 +13,7 @@ use jerry_contracts::validation::{Limited, Options, Report, Validator, read_limi
 use serde_json::{Value, json};
 
 use crate::complain;
-use crate::output::{escape, name, name_text};
+use crate::output::{escape, json_name, name};
 
 /// How verdicts are printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -39,6 +39,10 @@ pub struct Request {
     pub ndjson: bool,
     /// The largest document, and the longest NDJSON line, judged (bytes).
     pub max_bytes: usize,
+    /// The most records listed per document.
+    pub max_records: usize,
+    /// With a root: the largest artifact hashed.
+    pub max_artifact_bytes: usize,
     /// Follow symbolic links to directories during a walk.
     pub follow: bool,
     /// Exit 0 when the inputs hold no document at all.
@@ -84,12 +88,27 @@ pub struct Outcome {
 /// optionally followed by `#` and the JSON Pointer of a definition
 /// (`session_context/v1.0.0#/definitions/agent_reference`).
 fn schema_name(name: &str) -> Result<(), String> {
-    let (file, pointer) = name.split_once('#').unwrap_or((name, ""));
+    let (file, fragment) = match name.split_once('#') {
+        Some((file, pointer)) => (file, Some(pointer)),
+        None => (name, None),
+    };
     let Some(info) = jerry_contracts::registry::lookup(file) else {
         return Err("no schema is named so (see `jerry-contracts list`)".to_owned());
     };
-    if jerry_contracts_pointer::tokens(pointer).is_err() || info.document.pointer(pointer).is_none() {
-        return Err(format!("{} has no schema at #{pointer} (name a definition: #/definitions/NAME)", info.name));
+    let Some(pointer) = fragment else { return Ok(()) };
+    // A fragment names a subschema: a JSON Pointer (`/definitions/X`) to an object or boolean.
+    let schema = jerry_contracts_pointer::tokens(pointer)
+        .ok()
+        .filter(|_| pointer.starts_with('/'))
+        .and_then(|_| info.document.pointer(pointer))
+        .filter(|value| value.is_object() || value.is_boolean());
+    if schema.is_none() {
+        return Err(format!(
+            "{} has no schema at #{} (name a definition: {}#/definitions/NAME)",
+            info.name,
+            escape(pointer),
+            info.name
+        ));
     }
     Ok(())
 }
@@ -118,7 +137,11 @@ pub fn run(request: &Request, out: &mut dyn Write, outcome: &mut Outcome) -> io:
     if request.schema.is_none() {
         apply_schema_maps(&mut inputs, outcome);
     }
-    let mut options = Options::default().with_max_bytes(request.max_bytes).with_strict(request.strict);
+    let mut options = Options::default()
+        .with_max_bytes(request.max_bytes)
+        .with_max_records(request.max_records)
+        .with_max_artifact_bytes(request.max_artifact_bytes)
+        .with_strict(request.strict);
     options.root.clone_from(&request.root);
     options.expected_session.clone_from(&request.session);
     let mut validator = Arc::new(Validator::with_options(options));
@@ -127,12 +150,12 @@ pub fn run(request: &Request, out: &mut dyn Write, outcome: &mut Outcome) -> io:
     for (n, input) in inputs.iter().enumerate() {
         // The name as given (JSON output relays it); human output and messages escape it.
         let shown = if input.path.as_os_str() == "-" {
-            "<stdin>".to_owned()
+            Source { json: "<stdin>".to_owned(), human: "<stdin>".to_owned() }
         } else {
-            input.path.to_string_lossy().into_owned()
+            Source { json: json_name(&input.path), human: name(&input.path) }
         };
         if progress {
-            let _ = write!(io::stderr(), "\r[{}/{total}] {}\x1b[K", n + 1, name_text(&shown));
+            let _ = write!(io::stderr(), "\r[{}/{total}] {}\x1b[K", n + 1, shown.human);
         }
         let reader: Box<dyn Read> = if input.path.as_os_str() == "-" {
             Box::new(io::stdin().lock())
@@ -140,7 +163,7 @@ pub fn run(request: &Request, out: &mut dyn Write, outcome: &mut Outcome) -> io:
             match File::open(&input.path) {
                 Ok(file) => Box::new(file),
                 Err(e) => {
-                    complain!("jerry-contracts validate: {}: {e}", name_text(&shown));
+                    complain!("jerry-contracts validate: {}: {e}", shown.human);
                     outcome.io_errors += 1;
                     continue;
                 }
@@ -156,7 +179,7 @@ pub fn run(request: &Request, out: &mut dyn Write, outcome: &mut Outcome) -> io:
             Ok(()) => {}
             Err(Failure::Write(e)) => return Err(e),
             Err(Failure::Read(e)) => {
-                complain!("jerry-contracts validate: {}: {e}", name_text(&shown));
+                complain!("jerry-contracts validate: {}: {e}", shown.human);
                 outcome.io_errors += 1;
             }
         }
@@ -175,6 +198,20 @@ pub fn run(request: &Request, out: &mut dyn Write, outcome: &mut Outcome) -> io:
         )?;
     }
     Ok(())
+}
+
+/// How an input is named in the verdicts: as JSON output relays it, and as human output shows it
+/// (escaped: [`name`]).
+struct Source {
+    json: String,
+    human: String,
+}
+
+impl Source {
+    /// The name of line `number` of this input.
+    fn line(&self, number: usize) -> Source {
+        Source { json: format!("{}:{number}", self.json), human: format!("{}:{number}", self.human) }
+    }
 }
 
 /// Why judging an input stopped: its reading failed (told, and the run goes on with the next
@@ -246,18 +283,29 @@ fn read_schema_map(path: &Path, outcome: &mut Outcome) -> std::collections::BTre
         }
     };
     let dir = path.parent().unwrap_or(Path::new("."));
+    // The line that first named each file: a file named twice is refused, naming both lines.
+    let mut named: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
     for (number, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())) {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
         let mut words = line.split_whitespace();
         let problem = match (words.next(), words.next(), words.next()) {
-            (Some(file), Some(schema), None) => match schema_name(schema) {
-                Err(problem) => Some(format!("{}: {problem}", escape(schema))),
-                Ok(()) if !dir.join(file).is_file() => Some(format!("{}: no such file here", escape(file))),
-                Ok(()) => {
-                    map.insert(file.to_owned(), schema.to_owned());
-                    None
+            (Some(file), Some(schema), None) => match named.get(file) {
+                Some(first) => Some(format!(
+                    "{} is named again (first on line {first}): a file has one schema; name it once",
+                    escape(file)
+                )),
+                None => {
+                    named.insert(file.to_owned(), number);
+                    match schema_name(schema) {
+                        Err(problem) => Some(format!("{}: {problem}", escape(schema))),
+                        Ok(()) if !dir.join(file).is_file() => Some(format!("{}: no such file here", escape(file))),
+                        Ok(()) => {
+                            map.insert(file.to_owned(), schema.to_owned());
+                            None
+                        }
+                    }
                 }
             },
             _ => Some("expected `FILE SCHEMA`".to_owned()),
@@ -332,6 +380,12 @@ fn expand(path: &Path, request: &Request, inputs: &mut Vec<Input>, outcome: &mut
                 Ok(target) if target.is_file() && is_document(entry_path) => {
                     inputs.push(Input { path: entry_path.to_owned(), ndjson: ndjson(entry_path), schema: None });
                 }
+                // A link to a FIFO, device or socket named as a document is skipped as they are.
+                Ok(_) if is_document(entry_path) => complain!(
+                    "jerry-contracts validate: warning: {}: a link to a file that is not regular (a FIFO, device or \
+                     socket), skipped",
+                    name(entry_path)
+                ),
                 Ok(_) => {}
                 Err(e) if is_document(entry_path) => {
                     complain!("jerry-contracts validate: {}: {e}", name(entry_path));
@@ -359,7 +413,7 @@ fn judge_whole(
     request: &Request,
     schema: Option<&str>,
     validator: &mut Arc<Validator>,
-    shown: &str,
+    shown: &Source,
     reader: Box<dyn Read>,
     out: &mut dyn Write,
     outcome: &mut Outcome,
@@ -388,6 +442,9 @@ fn learn(validator: &mut Arc<Validator>, report: &Report, bytes: &[u8]) -> bool 
 /// workers judge a stream in parallel.
 const WINDOW_LINES: usize = 4096;
 const WINDOW_BYTES: usize = 16 << 20;
+/// The most bytes of reports a window's workers hold before they stop and leave the rest of the
+/// window to be judged a line at a time ([`judge_window`]).
+const WINDOW_REPORT_BYTES: usize = 32 << 20;
 
 /// One line of a stream: its bytes, or how long it was when over the limit (its bytes are not
 /// kept).
@@ -414,7 +471,7 @@ fn judge_lines(
     request: &Request,
     schema: Option<&str>,
     validator: &mut Arc<Validator>,
-    shown: &str,
+    shown: &Source,
     reader: Box<dyn Read>,
     out: &mut dyn Write,
     outcome: &mut Outcome,
@@ -506,12 +563,14 @@ fn read_window(reader: &mut impl BufRead, number: &mut usize, max_bytes: usize) 
     (window, Next::More)
 }
 
-/// The next line of `reader` without its line end (`\n`, `\r\n`), or `None` at the end. Reading
-/// stops at the limit: a line longer than `max_bytes` is read no further than one byte past it
-/// (an endless line costs bounded time and memory), and the caller reads no more of the stream.
+/// The next line of `reader` without its line end (`\n`, `\r\n`), or `None` at the end. The limit
+/// counts the line without its line end. Reading stops at the limit: a line longer than
+/// `max_bytes` is read no further than two bytes past it (room for a `\r` that may end it), so
+/// an endless line costs bounded time and memory, and the caller reads no more of the stream.
 fn read_line(reader: &mut impl BufRead, max_bytes: usize) -> io::Result<Option<Line>> {
     let mut text = Vec::new();
     let mut any = false;
+    let cap = max_bytes.saturating_add(2);
     loop {
         let buffer = match reader.fill_buf() {
             Ok(buffer) => buffer,
@@ -526,7 +585,7 @@ fn read_line(reader: &mut impl BufRead, max_bytes: usize) -> io::Result<Option<L
             Some(at) => (&buffer[..at], at + 1, true),
             None => (buffer, buffer.len(), false),
         };
-        let room = max_bytes.saturating_add(1) - text.len();
+        let room = cap - text.len();
         if piece.len() >= room {
             reader.consume(room);
             return Ok(Some(Line::TooLarge((text.len() + room) as u64)));
@@ -543,6 +602,9 @@ fn read_line(reader: &mut impl BufRead, max_bytes: usize) -> io::Result<Option<L
     if text.last() == Some(&b'\r') {
         text.pop();
     }
+    if text.len() > max_bytes {
+        return Ok(Some(Line::TooLarge(text.len() as u64)));
+    }
     Ok(Some(Line::Text(text)))
 }
 
@@ -556,7 +618,7 @@ fn finish(
     request: &Request,
     schema: Option<&str>,
     validator: &mut Arc<Validator>,
-    shown: &str,
+    shown: &Source,
     window: &Window,
     reports: Vec<Report>,
     ahead: &mut Option<Ahead<'_>>,
@@ -585,7 +647,7 @@ fn finish(
             }
         }
         tally(&report, outcome);
-        print(request, &format!("{shown}:{number}"), &report, out)?;
+        print(request, &shown.line(*number), &report, out)?;
     }
     Ok(())
 }
@@ -598,7 +660,11 @@ fn judge_line(request: &Request, schema: Option<&str>, validator: &Validator, li
     }
 }
 
-/// The reports of `window`'s lines, in order, judged on up to `workers` threads.
+/// The reports of the first lines of `window`, in order, judged on up to `workers` threads that
+/// take the lines in turn. Judging stops once the reports held weigh more than
+/// [`WINDOW_REPORT_BYTES`] (a window of lines that each break a rule a thousand times would
+/// otherwise hold gigabytes): the lines left are judged, and printed, one at a time by
+/// [`finish`], so memory stays bounded whatever the stream holds.
 fn judge_window(
     request: &Request,
     schema: Option<&str>,
@@ -606,25 +672,32 @@ fn judge_window(
     window: &[(usize, Line)],
     workers: usize,
 ) -> Vec<Report> {
-    let judge = |line: &Line| judge_line(request, schema, validator, line);
-    if workers < 2 || window.len() < 2 {
-        return window.iter().map(|(_, line)| judge(line)).collect();
-    }
-    let chunk = window.len().div_ceil(workers);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = window
-            .chunks(chunk)
-            .map(|lines| scope.spawn(move || lines.iter().map(|(_, line)| judge(line)).collect::<Vec<Report>>()))
-            .collect();
-        // A worker that panicked is a bug; its lines are judged again here so none is skipped.
-        handles
-            .into_iter()
-            .zip(window.chunks(chunk))
-            .flat_map(|(handle, lines)| {
-                handle.join().unwrap_or_else(|_| lines.iter().map(|(_, line)| judge(line)).collect())
-            })
-            .collect()
-    })
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    let next = AtomicUsize::new(0);
+    let held = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        while held.load(Relaxed) <= WINDOW_REPORT_BYTES {
+            let at = next.fetch_add(1, Relaxed);
+            let Some((_, line)) = window.get(at) else { break };
+            let report = judge_line(request, schema, validator, line);
+            held.fetch_add(report.weight(), Relaxed);
+            done.push((at, report));
+        }
+        done
+    };
+    let mut judged = if workers < 2 || window.len() < 2 {
+        work()
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..workers.min(window.len())).map(|_| scope.spawn(work)).collect();
+            // A worker that panicked is a bug: the lines it took are judged again by `finish`.
+            handles.into_iter().flat_map(|handle| handle.join().unwrap_or_default()).collect()
+        })
+    };
+    judged.sort_unstable_by_key(|(at, _)| *at);
+    // The lines judged without a gap from the first; any after a gap are judged again.
+    judged.into_iter().enumerate().take_while(|(n, (at, _))| n == at).map(|(_, (_, report))| report).collect()
 }
 
 fn tally(report: &Report, outcome: &mut Outcome) {
@@ -634,10 +707,10 @@ fn tally(report: &Report, outcome: &mut Outcome) {
     }
 }
 
-fn print(request: &Request, source: &str, report: &Report, out: &mut dyn Write) -> io::Result<()> {
+fn print(request: &Request, source: &Source, report: &Report, out: &mut dyn Write) -> io::Result<()> {
     match request.format {
-        Format::Json => print_json(source, report, out),
-        Format::Human => print_human(source, report, out),
+        Format::Json => print_json(&source.json, report, out),
+        Format::Human => print_human(&source.human, report, out),
     }
 }
 
@@ -669,10 +742,10 @@ fn print_json(source: &str, report: &Report, out: &mut dyn Write) -> io::Result<
     out.write_all(&text)
 }
 
+/// The verdict and records of one document; `source` is already escaped.
 fn print_human(source: &str, report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    let source = name_text(source);
     for record in &report.records {
-        print_record(&source, record, out)?;
+        print_record(source, record, out)?;
     }
     let schema = report.schema.unwrap_or("unknown schema");
     let verdict = if report.is_valid() { "valid" } else { "invalid" };

@@ -549,3 +549,269 @@ fn diff_refuses_a_file_that_never_ends() {
     assert_eq!(status, 2, "{stderr}");
     assert!(stderr.contains("/dev/zero") && stderr.contains("not a regular file"), "{stderr}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issue 26: the second round of hostile input
+// ---------------------------------------------------------------------------------------------
+
+/// The `docs` arguments writing this checkout's reference to `out`.
+fn docs_args(out: &Path, force: bool) -> Vec<String> {
+    let repo = repo();
+    let mut args = vec![
+        "docs".to_owned(),
+        "--out".to_owned(),
+        out.display().to_string(),
+        "--schemas".to_owned(),
+        repo.join("schemas").display().to_string(),
+        "--fixtures".to_owned(),
+        repo.join("tests/fixtures").display().to_string(),
+        "--matrix".to_owned(),
+        repo.join("data/cross_pollination_matrix.json").display().to_string(),
+    ];
+    if force {
+        args.push("--force".to_owned());
+    }
+    args
+}
+
+fn run_owned(args: &[String]) -> (i32, String, String) {
+    run(&args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+/// Every file below `dir` with its bytes, links as their targets.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.unwrap();
+        let bytes = if entry.file_type().is_symlink() {
+            std::fs::read_link(entry.path()).unwrap().display().to_string().into_bytes()
+        } else if entry.file_type().is_file() {
+            std::fs::read(entry.path()).unwrap()
+        } else {
+            Vec::new()
+        };
+        out.push((entry.path().to_owned(), bytes));
+    }
+    out
+}
+
+#[test]
+fn docs_never_deletes_another_checkouts_pages_below_its_output() {
+    // A home-like directory with the user's files and a checkout's generated reference below it.
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path().canonicalize().unwrap();
+    std::fs::write(home.join("notes.md"), b"mine\n").unwrap();
+    let reference = home.join("work/checkout/docs/schemas");
+    let (status, _, stderr) = run_owned(&docs_args(&reference, false));
+    assert_eq!(status, 0, "{stderr}");
+    let before = snapshot(&home.join("work"));
+    assert!(before.len() > 40);
+    // `--out HOME`: not empty and no manifest: refused without --force, and nothing touched.
+    let (status, _, stderr) = run_owned(&docs_args(&home, false));
+    assert_eq!(status, 2, "{stderr}");
+    assert_eq!(snapshot(&home.join("work")), before);
+    // With --force it writes its pages beside the user's files, and removes nothing below.
+    let (status, _, stderr) = run_owned(&docs_args(&home, true));
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(snapshot(&home.join("work")), before, "the other checkout's pages are untouched");
+    assert_eq!(std::fs::read(home.join("notes.md")).unwrap(), b"mine\n");
+    // `--out docs` (a slip for docs/schemas): the reference below it is not moved.
+    let docs = home.join("work/checkout/docs");
+    let (status, _, stderr) = run_owned(&docs_args(&docs, false));
+    assert_eq!(status, 2, "{stderr}");
+    assert_eq!(snapshot(&home.join("work")), before);
+}
+
+#[cfg(unix)]
+#[test]
+fn docs_refuses_a_link_however_the_output_is_spelled() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path().canonicalize().unwrap();
+    let target = dir.join("target");
+    std::fs::create_dir(&target).unwrap();
+    std::os::unix::fs::symlink(&target, dir.join("link")).unwrap();
+    let link = dir.join("link").display().to_string();
+    for spelled in [link.clone(), format!("{link}/"), format!("{link}/."), format!("{link}/sub")] {
+        let (status, _, stderr) = run_owned(&docs_args(Path::new(&spelled), true));
+        assert_eq!(status, 2, "{spelled}: {stderr}");
+        assert!(stderr.contains("symbolic link"), "{spelled}: {stderr}");
+        assert_eq!(std::fs::read_dir(&target).unwrap().count(), 0, "{spelled}: written through the link");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_report_is_bounded_in_memory_whatever_the_document_holds() {
+    // 500 000 findings that are not objects, about a megabyte: before the cap this took 1.35 GiB.
+    let mut doc: Value = serde_json::from_slice(&researcher_fixture()).unwrap();
+    doc["findings"] = Value::Array(vec![Value::from(1); 500_000]);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("many.json");
+    std::fs::write(&file, serde_json::to_vec(&doc).unwrap()).unwrap();
+    // The whole process within 256 MiB of address space (the binary and its threads included).
+    let script = format!("ulimit -v 262144 && exec '{BIN}' validate --format json '{}'", file.display());
+    let child = Command::new("sh").arg("-c").arg(script).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let output = finish(child, Duration::from_secs(120));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let line = &json_lines(&String::from_utf8_lossy(&output.stdout))[0];
+    let errors = line["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1001);
+    assert_eq!(errors[1000]["error_code"], "SCH-016");
+    // The cap is an option.
+    let (status, stdout, _) = run(&["validate", "--format", "json", "--max-records", "2", file.to_str().unwrap()]);
+    assert_eq!(status, 1);
+    assert_eq!(json_lines(&stdout)[0]["errors"].as_array().unwrap().len(), 3);
+}
+
+#[cfg(unix)]
+#[test]
+fn an_ndjson_stream_of_heavy_reports_stays_within_its_bound() {
+    // 300 lines of 20 000 errors each: 6 million records found, 300 000 listed.
+    let mut doc: Value = serde_json::from_slice(&researcher_fixture()).unwrap();
+    doc["findings"] = Value::Array(vec![Value::from(1); 20_000]);
+    let line = serde_json::to_vec(&doc).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("heavy.ndjson");
+    let mut stream = Vec::new();
+    for _ in 0..300 {
+        stream.extend_from_slice(&line);
+        stream.push(b'\n');
+    }
+    std::fs::write(&file, stream).unwrap();
+    let script = format!("ulimit -v 524288 && exec '{BIN}' validate --format json '{}'", file.display());
+    let child = Command::new("sh").arg("-c").arg(script).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let output = finish(child, Duration::from_secs(300));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let lines = json_lines(&String::from_utf8_lossy(&output.stdout));
+    assert_eq!(lines.len(), 300);
+    assert!(lines.iter().enumerate().all(|(i, l)| l["source"].as_str().unwrap().ends_with(&format!(":{}", i + 1))));
+}
+
+#[test]
+fn an_ndjson_line_exactly_at_the_limit_passes_with_either_line_end() {
+    let good: Vec<u8> = researcher_fixture().into_iter().filter(|b| *b != b'\n' && *b != b'\r').collect();
+    let limit = good.len().to_string();
+    for end in [&b"\n"[..], b"\r\n"] {
+        let stream = [good.as_slice(), end, &good, end].concat();
+        let (status, stdout, stderr) =
+            run_with_input(&["validate", "--format", "json", "--ndjson", "--max-bytes", &limit, "-"], stream);
+        assert_eq!(status, 0, "{end:?}: {stderr}");
+        assert_eq!(json_lines(&stdout).len(), 2);
+    }
+    // One byte more is over, whichever line end follows.
+    let over = (good.len() - 1).to_string();
+    let (status, _, _) = run_with_input(
+        &["validate", "--format", "json", "--ndjson", "--max-bytes", &over, "-"],
+        [good.as_slice(), b"\r\n"].concat(),
+    );
+    assert_eq!(status, 2);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_to_a_fifo_or_a_device_in_a_walk_is_skipped_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    std::os::unix::fs::symlink(&fifo, dir.path().join("a_link_to_fifo.json")).unwrap();
+    std::os::unix::fs::symlink("/dev/null", dir.path().join("a_link_to_device.json")).unwrap();
+    std::fs::write(dir.path().join("b.json"), researcher_fixture()).unwrap();
+    let (status, stdout, stderr) = run(&["validate", "--format", "json", dir.path().to_str().unwrap()]);
+    assert_eq!(status, 0, "{stderr}");
+    assert!(stderr.contains("a_link_to_fifo.json: a link to a file that is not regular"), "{stderr}");
+    assert!(stderr.contains("a_link_to_device.json: a link to a file that is not regular"), "{stderr}");
+    assert_eq!(sources(&stdout, dir.path()), ["b.json"]);
+}
+
+#[test]
+fn a_schema_map_naming_a_file_twice_is_a_usage_error_naming_both_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.json"), researcher_fixture()).unwrap();
+    std::fs::write(
+        dir.path().join("schemas.map"),
+        "# two lines, one file\na.json agents/ps/researcher_output\n\na.json agents/ps/analyst_output\n",
+    )
+    .unwrap();
+    let (status, _, stderr) = run(&["validate", dir.path().to_str().unwrap()]);
+    assert_eq!(status, 2, "{stderr}");
+    assert!(stderr.contains("schemas.map:4: a.json is named again (first on line 2)"), "{stderr}");
+}
+
+#[cfg(unix)]
+#[test]
+fn names_that_are_not_utf8_or_hold_invisible_characters_are_shown_escaped_and_distinct() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let names: [&[u8]; 4] =
+        [b"bad\xff.json", b"bad\xfe.json", "zw\u{200b}.json".as_bytes(), "bom\u{feff}.json".as_bytes()];
+    for name in names {
+        std::fs::write(dir.path().join(std::ffi::OsStr::from_bytes(name)), researcher_fixture()).unwrap();
+    }
+    let (status, stdout, stderr) = run(&["validate", dir.path().to_str().unwrap()]);
+    assert_eq!(status, 0, "{stderr}");
+    for shown in ["bad\\x{ff}.json", "bad\\x{fe}.json", "zw\\u{200b}.json", "bom\\u{feff}.json"] {
+        assert!(stdout.contains(&format!("{shown}: valid")), "{shown}: {stdout}");
+    }
+    assert!(!stdout.contains('\u{200b}') && !stdout.contains('\u{feff}') && !stdout.contains('\u{fffd}'), "{stdout}");
+    // JSON output relays UTF-8 names as they are and shows the others' bytes.
+    let (_, stdout, _) = run(&["validate", "--format", "json", dir.path().to_str().unwrap()]);
+    let shown: Vec<String> = sources(&stdout, dir.path());
+    assert!(
+        shown.contains(&"bad\\x{ff}.json".to_owned()) && shown.contains(&"bad\\x{fe}.json".to_owned()),
+        "{shown:?}"
+    );
+    assert!(shown.contains(&"zw\u{200b}.json".to_owned()), "{shown:?}");
+}
+
+#[test]
+fn utf16_and_utf32_input_is_named_as_such() {
+    let text = String::from_utf8(researcher_fixture()).unwrap();
+    let utf16le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let utf16be_bom: Vec<u8> = [0xFE, 0xFF].into_iter().chain(text.encode_utf16().flat_map(u16::to_be_bytes)).collect();
+    let utf32le: Vec<u8> = text.chars().flat_map(|c| u32::from(c).to_le_bytes()).collect();
+    for (input, named) in [
+        (utf16le, "UTF-16 (little-endian)"),
+        (utf16be_bom, "UTF-16 (big-endian, with a byte order mark)"),
+        (utf32le, "UTF-32 (little-endian)"),
+    ] {
+        let (status, stdout, stderr) = run_with_input(&["validate", "-"], input);
+        assert_eq!(status, 1, "{stderr}");
+        assert!(stdout.contains(named), "{named}: {stdout}");
+    }
+}
+
+#[test]
+fn smaller_usage_errors_exit_2() {
+    for schema in [
+        "agents/ps/researcher_output#",
+        "agents/ps/researcher_output#/title",
+        "agents/ps/researcher_output#definitions",
+    ] {
+        let (status, _, stderr) = run_with_input(&["validate", "--schema", schema, "-"], researcher_fixture());
+        assert_eq!(status, 2, "{schema}: {stderr}");
+        assert!(stderr.contains("has no schema at"), "{stderr}");
+    }
+    let missing = tempfile::tempdir().unwrap();
+    let (status, _, stderr) = run(&[
+        "docs",
+        "--out",
+        missing.path().join("out").to_str().unwrap(),
+        "--schemas",
+        missing.path().join("none").to_str().unwrap(),
+    ]);
+    assert_eq!(status, 2, "{stderr}");
+    let (lint_status, _, _) = run(&["lint", "--schemas", missing.path().join("none").to_str().unwrap()]);
+    assert_eq!(lint_status, status, "docs and lint agree on a missing input");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn help_and_version_on_a_full_disk_exit_2() {
+    for flag in ["--help", "--version"] {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let output = Command::new(BIN).arg(flag).stdout(full).stderr(Stdio::piped()).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{flag}");
+    }
+}
