@@ -138,6 +138,17 @@ fn a_1_0_payload_naming_an_agent_gets_that_agents_checks_as_warnings() {
     );
     assert_eq!(topic.actual, Some(json!(42)));
     assert!(relayed.iter().all(|r| r.severity == jerry_contracts::common::ErrorRecordSeverity::Warning));
+    // SEM-019 is a convention (D-119, D-130): an error in strict mode.
+    let strict = Validator::with_options(Options::default().with_strict(true))
+        .validate(&v10_with(json!({"agent_id": "ps-researcher", "research_topic": 42})));
+    assert!(!strict.is_valid());
+    assert!(
+        strict
+            .records
+            .iter()
+            .filter(|r| r.error_code == "SEM-019")
+            .all(|r| r.severity == jerry_contracts::common::ErrorRecordSeverity::Error)
+    );
     // A payload that names no agent, or one without an output schema, is left to the generic shape.
     for extra in [json!({}), json!({"agent_id": "orchestrator"}), json!({"agent_id": 7})] {
         let report = Validator::new().validate(&v10_with(extra.clone()));
