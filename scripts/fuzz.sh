@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bounded fuzzing of jerry-contracts (docs/fuzzing.md).
 #
-#   scripts/fuzz.sh [SECONDS] [TARGET...]      SECONDS per target (default 120); targets: validate ndjson walk docs_out
+#   scripts/fuzz.sh [SECONDS] [TARGET...]      SECONDS per target (default 120); targets: validate ndjson walk docs_out root
 #
 # Seeds fuzz/corpus/<target>/ from tests/fixtures (and fuzz/seeds/<target>/), then runs each
 # target for SECONDS with libFuzzer when a nightly toolchain is there (installing cargo-fuzz if it
@@ -24,11 +24,11 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -eq 0 ]; then
 fi
 shift || true
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(validate ndjson walk docs_out)
+[ "${#targets[@]}" -gt 0 ] || targets=(validate ndjson walk docs_out root)
 for target in "${targets[@]}"; do
     case "$target" in
-        validate | ndjson | walk | docs_out) ;;
-        *) echo "fuzz.sh: unknown target $target (validate, ndjson, walk, docs_out)" >&2; exit 2 ;;
+        validate | ndjson | walk | docs_out | root) ;;
+        *) echo "fuzz.sh: unknown target $target (validate, ndjson, walk, docs_out, root)" >&2; exit 2 ;;
     esac
 done
 

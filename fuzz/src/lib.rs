@@ -14,6 +14,9 @@
 //!
 //! - the command's own NDJSON reader gives the library's verdicts, line for line, and its
 //!   directory walk takes every document once, cycles or not (targets `ndjson`, `walk`).
+//! - `--root`'s artifact checks (a path resolved a component at a time) say what an oracle that
+//!   resolves each path whole says, and never block on a FIFO or device (target `root`,
+//!   [`root()`]).
 //! - `docs::write` (`jerry-contracts docs --out`) changes nothing outside its output directory
 //!   but the pages its manifest lists, never writes through a link, and changes nothing at all
 //!   when it refuses (target `docs_out`, [`docs_out()`]).
@@ -25,8 +28,13 @@
 mod docs_out;
 pub mod harness;
 pub mod mutate;
+mod root;
 
 pub use docs_out::docs_out;
+pub use root::root;
+
+/// The nse-risk output the `root` target hands its artifact references in.
+const RISK_OUTPUT: &str = include_str!("../../tests/fixtures/agents/nse/risk_output/valid/maximal.json");
 
 use std::sync::OnceLock;
 
@@ -149,6 +157,8 @@ fn request(paths: Vec<std::path::PathBuf>, follow: bool) -> cli::Request {
         session: None,
         ndjson: false,
         max_bytes: MAX_BYTES,
+        max_records: jerry_contracts::validation::Options::DEFAULT_MAX_RECORDS,
+        max_artifact_bytes: jerry_contracts::validation::Options::DEFAULT_MAX_ARTIFACT_BYTES,
         follow,
         allow_empty: true,
         strict: false,
@@ -308,7 +318,7 @@ fn check_report(report: &Report, parsed: Option<&Value>) {
 fn agree(name: &str, value: &Value) {
     let Some(info) = registry::lookup(name) else { return };
     let Some(entry) = jerry_contracts::__private::typed::find(info.path, "") else { return };
-    let interpreted = Validator::interpret(name, value);
+    let interpreted = jerry_contracts::__private::validation::interpret(name, value);
     let typed = entry.check(value);
     match (&typed, interpreted.is_empty()) {
         (Ok(()), true) | (Err(_), false) => {}
