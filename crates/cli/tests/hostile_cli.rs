@@ -487,24 +487,7 @@ fn requirement_ids_learned_from_a_long_stream_serve_the_documents_after_them() {
 fn docs_writes_into_a_foreign_directory_only_with_force_and_keeps_what_is_not_its_own() {
     let out = tempfile::tempdir().unwrap();
     std::fs::write(out.path().join("notes.md"), b"mine\n").unwrap();
-    let repo = repo();
-    let args = |force: bool| {
-        let mut args = vec![
-            "docs".to_owned(),
-            "--out".to_owned(),
-            out.path().display().to_string(),
-            "--schemas".to_owned(),
-            repo.join("schemas").display().to_string(),
-            "--fixtures".to_owned(),
-            repo.join("tests/fixtures").display().to_string(),
-            "--matrix".to_owned(),
-            repo.join("data/cross_pollination_matrix.json").display().to_string(),
-        ];
-        if force {
-            args.push("--force".to_owned());
-        }
-        args
-    };
+    let args = |force: bool| docs_args(out.path(), force);
     let refused: Vec<String> = args(false);
     let (status, _, stderr) = run(&refused.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(status, 2, "{stderr}");

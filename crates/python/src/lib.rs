@@ -278,9 +278,22 @@ impl Validator {
 #[pymethods]
 impl Validator {
     #[new]
-    #[pyo3(signature = (*, root=None, session=None, strict=false, max_bytes=None))]
-    fn new(root: Option<PathBuf>, session: Option<String>, strict: bool, max_bytes: Option<usize>) -> Self {
+    #[pyo3(signature = (*, root=None, session=None, strict=false, max_bytes=None, max_records=None, max_artifact_bytes=None))]
+    fn new(
+        root: Option<PathBuf>,
+        session: Option<String>,
+        strict: bool,
+        max_bytes: Option<usize>,
+        max_records: Option<usize>,
+        max_artifact_bytes: Option<usize>,
+    ) -> Self {
         let mut options = Options::default().with_strict(strict);
+        if let Some(max_records) = max_records {
+            options = options.with_max_records(max_records);
+        }
+        if let Some(max_artifact_bytes) = max_artifact_bytes {
+            options = options.with_max_artifact_bytes(max_artifact_bytes);
+        }
         if let Some(root) = root {
             options = options.with_root(root);
         }
@@ -315,6 +328,18 @@ impl Validator {
     #[getter]
     fn max_bytes(&self) -> usize {
         self.inner.options().max_bytes
+    }
+
+    /// The most records a report lists (past it, SCH-016 counts the rest).
+    #[getter]
+    fn max_records(&self) -> usize {
+        self.inner.options().max_records
+    }
+
+    /// With a root: the largest artifact hashed, in bytes.
+    #[getter]
+    fn max_artifact_bytes(&self) -> u64 {
+        self.inner.options().max_artifact_bytes
     }
 
     /// Validates one document (`str`, `bytes` or a parsed value), against `schema` when given,
@@ -387,7 +412,7 @@ fn validate(
     session: Option<String>,
     strict: bool,
 ) -> PyResult<Report> {
-    Validator::new(root, session, strict, None).run(py, doc, schema.as_deref())
+    Validator::new(root, session, strict, None, None, None).run(py, doc, schema.as_deref())
 }
 
 /// A report for each non-blank line of an iterable of NDJSON lines (`bytes` or `str`).
@@ -400,7 +425,7 @@ fn validate_lines(
     session: Option<String>,
     strict: bool,
 ) -> PyResult<Lines> {
-    Validator::new(root, session, strict, None).validate_lines(lines, schema)
+    Validator::new(root, session, strict, None, None, None).validate_lines(lines, schema)
 }
 
 /// The envelope migrated to `to`: the input text with only `schema_version` changed, so every

@@ -57,6 +57,9 @@ def test_a_valid_handoff():
 def test_options_reach_the_validator():
     validator = jerry_contracts.Validator(session="sess-other", strict=True, max_bytes=100)
     assert (validator.session, validator.strict, validator.max_bytes, validator.root) == ("sess-other", True, 100, None)
+    assert (validator.max_records, validator.max_artifact_bytes) == (1000, 256 << 20)
+    capped = jerry_contracts.Validator(max_records=2, max_artifact_bytes=1024)
+    assert (capped.max_records, capped.max_artifact_bytes) == (2, 1024)
     too_large = validator.validate(HANDOFF)
     assert "SCH-015" in too_large.codes()
     other_session = jerry_contracts.validate(HANDOFF, session="sess-other")

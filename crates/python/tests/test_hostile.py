@@ -49,6 +49,19 @@ def test_over_the_size_limit():
     assert "SCH-015" in report.codes()
 
 
+def test_a_report_lists_at_most_its_cap_and_counts_the_rest():
+    doc = json.loads(HANDOFF)
+    payload = doc["payload"]
+    payload["findings"] = [1] * 50_000
+    report = jerry_contracts.validate(json.dumps(payload))
+    assert not report.valid
+    assert len(report) == 1001
+    last = report.errors[-1]
+    assert (last.error_code, last.severity) == ("SCH-016", "error")
+    small = jerry_contracts.Validator(max_records=3).validate(json.dumps(payload))
+    assert small.codes()[-1] == "SCH-016" and len(small) == 4
+
+
 @pytest.mark.parametrize(
     "doc",
     [
