@@ -1,9 +1,9 @@
 //! What every generated type knows of its schema ([`Contract`]), and the check of a typed value
-//! ([`Validate`]), which answers with the same [`Report`] as the bytes and `Value` paths: the
-//! same codes, places, messages and schema locations.
+//! ([`Validate`]): the gate's own report on the value written as JSON, so a typed value and its
+//! bytes have one meaning of valid.
 
 use crate::registry;
-use crate::validation::{Report, codes, record, schema_layer};
+use crate::validation::{Report, codes, record};
 
 /// A generated contract type: the schema it is generated from. Implemented by the generator for
 /// every type in the crate (a root, a definition, a named inline schema); not meant to be
@@ -23,10 +23,16 @@ pub trait Contract: serde::Serialize + serde::de::DeserializeOwned {
     fn constraint_violations(&self) -> Vec<(String, String)>;
 }
 
-/// The schema layer on a typed value, reported as [`Report`]: what the types cannot hold by
-/// construction (patterns, ranges, lengths, counts, constants), judged against the type's
-/// schema. For the four layers on a whole document (semantic, constitutional and reference
-/// rules too), use [`crate::validation::Validator::validate_typed`].
+/// A typed value judged as the gate judges it: [`Validate::validate`] writes the value as JSON
+/// and validates those bytes as the command line judges a file (the schema the document shows;
+/// a definition, or a record that shows none, against the value's own schema), with default
+/// options: every layer — schema, semantic, constitutional, cross-reference
+/// and conventions —, so a value that passes is one the gate (the command line, the Python
+/// package) accepts, and one the crate's readers read back; one the readers would refuse (a
+/// generic payload whose unknown members name an agent, raw members that repeat a key, a
+/// timestamp past year 9999, a member that shadows a declared field) does not pass. A number
+/// JSON cannot hold (NaN, an infinity) is written as `null`; where the type found something
+/// at such a place, its own words say what is wrong (docs/decisions.md D-140).
 ///
 /// ```
 /// use jerry_contracts::Validate;
@@ -46,12 +52,57 @@ pub trait Contract: serde::Serialize + serde::de::DeserializeOwned {
 /// # Ok::<(), serde_json::Error>(())
 /// ```
 pub trait Validate {
-    /// Every violation of the value's schema, in the seed's error format; valid when none.
+    /// The gate's report on the value written as JSON: every layer, default options; valid when
+    /// no record is an error.
     fn validate(&self) -> Report;
+
+    /// The schema layer alone: what the value's type cannot hold by construction (patterns,
+    /// ranges, lengths, counts, constants), judged against its schema, as the crate's readers
+    /// judge what they read. A value can pass this and still break a rule the gate applies.
+    fn validate_schema(&self) -> Report;
 }
 
 impl<T: Contract> Validate for T {
     fn validate(&self) -> Report {
+        let Some(info) = registry::lookup(T::SCHEMA) else {
+            let mut report = Report::default();
+            report.push(record(&codes::SCH_UNKNOWN_SCHEMA, "", format!("no schema is named {:?}", T::SCHEMA)));
+            return report;
+        };
+        let schema = registry::fragment_name(info, T::POINTER);
+        let bytes = match serde_json::to_vec(self) {
+            Ok(bytes) => bytes,
+            Err(err) => {
+                let mut report = Report::new(Some(schema), crate::validation::Options::DEFAULT_MAX_RECORDS);
+                report.push(record(&codes::SCH_WRONG_TYPE, "", format!("the value cannot be written as JSON: {err}")));
+                return report;
+            }
+        };
+        // A root as the command line judges a file: the schema the document shows; a definition,
+        // or a document that shows none (orchestration records), against its own.
+        let validator = crate::validation::Validator::new();
+        let detected = if T::POINTER.is_empty() { Some(validator.validate(&bytes)) } else { None };
+        let mut report = match detected {
+            Some(report) if report.schema.is_some() && !report.has(&codes::SCH_UNKNOWN_SCHEMA) => report,
+            _ => validator.validate_as(schema, &bytes),
+        };
+        // A number JSON cannot hold (NaN, an infinity) is written as `null`: where the type
+        // found something at a place the written value has `null`, its words say what is wrong.
+        if report.records.iter().any(|r| r.actual == Some(serde_json::Value::Null)) {
+            for (pointer, message) in self.constraint_violations() {
+                for found in report.records.iter_mut().filter(|r| r.path.as_deref() == Some(&pointer)) {
+                    if found.actual == Some(serde_json::Value::Null) {
+                        let keyword_location = found.keyword_location.take();
+                        *found = record(&codes::SCH_WRONG_TYPE, &pointer, message.clone());
+                        found.keyword_location = keyword_location;
+                    }
+                }
+            }
+        }
+        report
+    }
+
+    fn validate_schema(&self) -> Report {
         let Some(info) = registry::lookup(T::SCHEMA) else {
             let mut report = Report::default();
             report.push(record(&codes::SCH_UNKNOWN_SCHEMA, "", format!("no schema is named {:?}", T::SCHEMA)));
@@ -65,7 +116,7 @@ impl<T: Contract> Validate for T {
         }
         // The listing, exactly as the bytes path gives it, from the written value.
         match serde_json::to_value(self) {
-            Ok(value) => schema_layer(info, T::POINTER, &value, &mut report),
+            Ok(value) => crate::validation::schema_layer(info, T::POINTER, &value, &mut report),
             Err(err) => {
                 report.push(record(&codes::SCH_WRONG_TYPE, "", format!("the value cannot be written as JSON: {err}")))
             }
@@ -78,8 +129,6 @@ impl<T: Contract> Validate for T {
             }
             return report;
         }
-        // A number JSON cannot hold (NaN, an infinity) is written as `null`: where the type
-        // found something at a place the written value has `null`, its words say what is wrong.
         for (pointer, message) in violations {
             for found in report.records.iter_mut().filter(|r| r.path.as_deref() == Some(&pointer)) {
                 if found.actual == Some(serde_json::Value::Null) {

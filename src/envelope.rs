@@ -27,7 +27,9 @@ impl v1_1::SessionContext {
     /// use jerry_contracts::session_context::v1_1::SessionContext;
     ///
     /// let finding = ResearcherFinding::new(FindingId::new("F-001")?, "Typed handoffs catch drift", ResearcherFindingCategory::Insight);
-    /// let output = ResearcherOutput::new("Handoff contracts", vec![finding], vec![], ConfidenceScore::new(0.8));
+    /// let mut confidence = ConfidenceScore::new(0.8);
+    /// confidence.reasoning = Some("Two independent sources agree".to_owned());
+    /// let output = ResearcherOutput::new("Handoff contracts", vec![finding], vec![], confidence);
     /// let from = AgentReference::new(AgentId::new("ps-researcher")?, AgentFamily::Ps);
     /// let to = AgentReference::new(AgentId::new("nse-requirements")?, AgentFamily::Nse);
     /// let handoff = SessionContext::new(SessionId::from("sess-1".to_owned()), from, to, output);
@@ -255,8 +257,8 @@ pub struct HandoffEnvelope {
 
 impl<P: crate::Contract> Handoff<P> {
     /// Reads a handoff whose payload must be a `P`. The document is read and validated as a
-    /// [`v1_1::SessionContext`] first (`validate()`: every pattern, range, length and count of
-    /// the v1.1.0 schema, payload included), so nothing that type refuses gets through, and then
+    /// [`v1_1::SessionContext`] first (`validate_schema()`: every pattern, range, length and
+    /// count of the v1.1.0 schema, payload included), so nothing that type refuses gets through, and then
     /// read as a `Handoff<P>`, whose payload is validated as a `P`.
     pub fn from_value(value: &Value) -> Result<Self, EnvelopeError> {
         versions::envelope_version(value)?;
@@ -277,9 +279,10 @@ impl<P: crate::Contract> Handoff<P> {
     }
 }
 
-/// The schema layer's report on `value`, as an error when it is not valid.
+/// The schema layer's report on `value` (what a reader checks), as an error when it is not
+/// valid.
 fn check<T: Validate>(value: &T) -> Result<(), EnvelopeError> {
-    value.validate().into_result().map(drop).map_err(EnvelopeError::Shape)
+    value.validate_schema().into_result().map(drop).map_err(EnvelopeError::Shape)
 }
 
 /// The first shape error of a read as a `Handoff<P>` (the envelope read before it was clean, so

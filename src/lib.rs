@@ -10,10 +10,11 @@
 //!
 //! Every schema has a generated type in a module tree that mirrors `schemas/`
 //! (`agents::ps::ResearcherOutput`, `session_context::v1_1::SessionContext`, `mission::…`).
-//! Deserialising checks the shape, enums, constants and formats; [`Validate::validate`] checks
-//! patterns (ECMA-262), ranges, lengths (in characters) and item counts, and answers with the
-//! same [`validation::Report`] as validating bytes; serialising writes back every field that was
-//! read, unknown ones included.
+//! Deserialising checks the shape, enums, constants and formats; [`Validate::validate`] is the
+//! gate on the value: every layer (patterns, ranges, lengths in characters, counts, and the
+//! semantic, constitutional, cross-reference and convention rules), the same
+//! [`validation::Report`] as validating the JSON the value writes; serialising writes back every
+//! field that was read, unknown ones included.
 //!
 //! ```
 //! use jerry_contracts::Validate;
@@ -27,11 +28,11 @@
 //!   "payload": {
 //!     "agent_id": "ps-researcher", "research_topic": "Handoff contracts", "sources": [],
 //!     "findings": [{"id": "F-001", "summary": "Schemas catch drift", "category": "insight"}],
-//!     "confidence": {"overall": 0.82}
+//!     "confidence": {"overall": 0.82, "reasoning": "Two independent sources agree"}
 //!   }
 //! }"#;
 //! let handoff: SessionContext = serde_json::from_str(text)?;
-//! handoff.validate().into_result()?;
+//! handoff.validate().into_result()?; // every layer, as the gate judges the JSON it writes
 //! let Payload::PsResearcher(output) = &handoff.payload else { panic!("a researcher payload") };
 //! assert_eq!(output.findings[0].id, "F-001");
 //! assert_eq!(handoff.timestamp.as_str(), "2026-01-10T14:30:00+01:00");

@@ -64,7 +64,9 @@ fn main() {
     let value: serde_json::Value = serde_json::from_slice(&bytes).expect("json");
     println!("value: {}", codes(validator.validate_value(Some("agents/nse/safety_output"), &value)));
     let typed: SafetyOutput = serde_json::from_value(value).expect("typed");
-    assert!(typed.validate().is_valid(), "{}", typed.validate());
+    assert!(typed.validate_schema().is_valid(), "{}", typed.validate_schema());
+    // The gate on the typed value (default options: no requirement id known, so no REF-002).
+    assert!(typed.validate().has(&jerry_contracts::validation::codes::CON_DISCLAIMER));
     println!("typed: {}", codes(validator.validate_typed(&typed)));
     let info = jerry_contracts::AgentInfo::find("nse-safety").expect("agent info");
     println!("info: {} {:?} {}", info.id, info.family, info.disclaimer_required);

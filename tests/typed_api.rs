@@ -14,7 +14,7 @@ fn researcher() -> Value {
         "research_topic": "Agent handoff contracts",
         "findings": [{"id": "F-001", "summary": "Typed handoffs catch drift early", "category": "insight"}],
         "sources": [],
-        "confidence": {"overall": 0.8}
+        "confidence": {"overall": 0.8, "reasoning": "one source, read twice"}
     })
 }
 

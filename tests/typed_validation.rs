@@ -65,7 +65,7 @@ fn researcher() -> ResearcherOutput {
     serde_json::from_value(serde_json::json!({
         "agent_id": "ps-researcher", "research_topic": "t", "sources": [],
         "findings": [{"id": "F-001", "summary": "s", "category": "gap"}],
-        "confidence": {"overall": 0.8}
+        "confidence": {"overall": 0.8, "reasoning": "one source"}
     }))
     .unwrap()
 }
@@ -134,4 +134,78 @@ fn the_fast_path_reports_what_the_complete_path_reports() {
         }
     }
     assert!(compared > 2_000, "compared {compared}");
+}
+
+/// `value.validate()` of a typed value read from `document`, the gate on the bytes the value
+/// writes, and the gate on the document itself.
+fn gate_reports<T: DeserializeOwned + serde::Serialize + Validate>(
+    document: &Value,
+) -> Option<(Report, Report, Report)> {
+    let typed: T = serde_json::from_value(document.clone()).ok()?;
+    let written = serde_json::to_vec(&typed).unwrap();
+    let original = serde_json::to_vec(document).unwrap();
+    Some((
+        typed.validate(),
+        jerry_contracts::validation::validate(&written),
+        jerry_contracts::validation::validate(&original),
+    ))
+}
+
+#[test]
+fn validate_on_a_typed_value_is_the_gate_on_its_bytes() {
+    // One meaning of valid (D-140): every layer, the records the gate gives the written JSON, and
+    // the verdict the gate gives the document the value was read from.
+    let corpus = support::corpus();
+    let mut compared = 0;
+    for set in support::fixture_sets(&corpus).into_iter().filter(|s| s.target.definition.is_none()) {
+        let schema = set.target.schema.as_str();
+        let documents = set
+            .valid
+            .iter()
+            .map(|f| (&f.path, &f.document))
+            .chain(set.invalid.iter().map(|f| (&f.path, &f.document)))
+            .chain(set.convention.iter().map(|f| (&f.path, &f.document)));
+        for (path, document) in documents {
+            let reports = match schema {
+                "session_context/v1.0.0.json" => gate_reports::<v1_0::SessionContext>(document),
+                "session_context/v1.1.0.json" => gate_reports::<v1_1::SessionContext>(document),
+                "agents/ps/researcher_output.json" => gate_reports::<ResearcherOutput>(document),
+                "agents/nse/risk_output.json" => gate_reports::<jerry_contracts::agents::nse::RiskOutput>(document),
+                "agents/nse/requirements_output.json" => {
+                    gate_reports::<jerry_contracts::agents::nse::RequirementsOutput>(document)
+                }
+                "mission/mission_task_graph.json" => {
+                    gate_reports::<jerry_contracts::mission::MissionTaskGraph>(document)
+                }
+                _ => None,
+            };
+            let Some((typed, written, original)) = reports else { continue };
+            let shown = path.display();
+            assert_eq!(typed.codes(), written.codes(), "{shown}");
+            assert_eq!(typed.schema, written.schema, "{shown}");
+            assert_eq!(typed.is_valid(), original.is_valid(), "{shown}: {typed} / {original}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 150, "only {compared} fixtures compared");
+}
+
+#[test]
+fn values_the_readers_would_refuse_do_not_pass() {
+    // A generic 1.1 payload whose unknown members name an agent: the reader dispatches it.
+    let text = jerry_contracts::examples::example("session_context/v1.1.0").unwrap().to_string();
+    let mut handoff: v1_1::SessionContext = serde_json::from_str(&text).unwrap();
+    let mut generic: v1_0::Payload = serde_json::from_value(serde_json::json!({
+        "key_findings": [], "confidence": {"overall": 0.7, "reasoning": "r"}
+    }))
+    .unwrap();
+    generic.extra.insert("agent_id", &"ps-researcher").unwrap();
+    handoff.payload = v1_1::Payload::Generic(Box::new(generic));
+    handoff.payload_schema_ref = None;
+    assert!(!handoff.validate().is_valid(), "{}", handoff.validate());
+    // Raw members that repeat a key.
+    let mut output = researcher();
+    output.extra.insert_raw("vendor", r#"{"a": 1, "a": 2}"#).unwrap();
+    let report = output.validate();
+    assert_eq!(report.codes(), ["SCH-014"], "{report}");
 }
