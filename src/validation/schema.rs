@@ -403,6 +403,9 @@ struct Schema {
     enumeration: Option<&'static Value>,
     constant: Option<&'static Value>,
     pattern: Option<Arc<EcmaPattern>>,
+    /// The first of the schema's `examples` that is a string: what a remediation of its pattern
+    /// shows (an id of that kind, not the seed table's one example for every id).
+    example: Option<&'static str>,
     minimum: Option<&'static Number>,
     maximum: Option<&'static Number>,
     min_length: Option<u64>,
@@ -610,6 +613,7 @@ impl Compiler {
             let otherwise = map.contains_key("else").then(|| child(self, "else", mode));
             s.condition = Some((condition, then, otherwise));
         }
+        s.example = map.get("examples").and_then(Value::as_array).into_iter().flatten().find_map(Value::as_str);
         let assertions = match mode {
             Mode::Seed => map,
             Mode::Convention => match map.get("x-convention") {
@@ -738,6 +742,8 @@ struct Violation {
     message: String,
     expected: Value,
     actual: Value,
+    /// What to do, when the keyword's own schema says more than the catalogue's remediation.
+    remediation: Option<String>,
 }
 
 impl Violation {
@@ -751,13 +757,31 @@ impl Violation {
         expected: Value,
         actual: Value,
     ) -> Self {
-        Self { code, keyword, location: String::new(), pointer: path.pointer(), message, expected, actual }
+        Self {
+            code,
+            keyword,
+            location: String::new(),
+            pointer: path.pointer(),
+            message,
+            expected,
+            actual,
+            remediation: None,
+        }
+    }
+
+    /// This violation with its own remediation.
+    fn remedied(mut self, remediation: String) -> Self {
+        self.remediation = Some(remediation);
+        self
     }
 
     fn into_record(self) -> ErrorRecord {
         let mut record =
             with_values(record(self.code, &self.pointer, self.message), Some(self.expected), Some(self.actual));
         record.keyword_location = Some(self.location);
+        if let Some(remediation) = self.remediation {
+            record.remediation = Some(remediation);
+        }
         // A keyword name always serialises.
         let _ = record.extra.insert("keyword", self.keyword);
         record
@@ -1045,7 +1069,11 @@ impl Tree {
                         format!("{} does not match {}", preview(value), pattern.source()),
                         Value::from(pattern.source()),
                         bounded(value, COPY_DEPTH),
-                    ));
+                    )
+                    .remedied(match s.example {
+                        Some(example) => format!("Write it in the form {} (e.g., {example})", pattern.source()),
+                        None => format!("Write it so that it matches {}", pattern.source()),
+                    }));
                 }
                 if s.min_length.is_some() || s.max_length.is_some() {
                     let length = u64::try_from(text.chars().count()).unwrap_or(u64::MAX);
