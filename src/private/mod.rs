@@ -1,9 +1,9 @@
-//! Runtime items that only the generated code names: `garde` custom rules ([`uri`],
-//! [`uri_reference`], [`finite`], [`unique_items`]), the serde `with` module [`double_option`] and,
+//! Runtime items that only the generated code names: `garde` custom rules (`uri`,
+//! `uri_reference`, `finite`, `unique_items`), the serde `with` module `double_option` and,
 //! under the `schemars` feature, the transforms that put keywords back into derived schemas; the
-//! strict reader the generated reads use ([`read`]), the skim ([`skim`]), the functions behind
-//! each [`typed::TypeEntry`] ([`typed`]) and, under the `testing` feature, the changes only
-//! Rust code can make to a typed value ([`poke`]).
+//! strict reader the generated reads use (`read`), the skim (`skim`), the functions behind
+//! each `typed::TypeEntry` (`typed`) and, under the `testing` feature, the changes only
+//! Rust code can make to a typed value (`poke`).
 //! Hidden from the documentation and not part of the API: they may change with the generator.
 //! (The items a caller meets in the generated types are public elsewhere:
 //! [`crate::constant::True`], [`crate::pattern::EcmaPattern`].)

@@ -77,14 +77,14 @@ pub fn nullable(schema: &mut schemars::Schema) {
 }
 
 /// `schemars` transform that sets `"format": "uri-reference"` (the keyword `garde`'s
-/// [`uri_reference`](super::uri_reference) rule checks).
+/// `uri_reference` rule checks).
 ///
 /// Used as `#[schemars(transform = ::jerry_contracts::__private::extend_format_uri_reference)]`.
 pub fn extend_format_uri_reference(schema: &mut schemars::Schema) {
     schema.insert("format".to_owned(), "uri-reference".into());
 }
 
-/// `schemars` transform that sets `"format": "uri"` (the [`uri`](super::uri) rule checks it).
+/// `schemars` transform that sets `"format": "uri"` (the `uri` rule checks it).
 ///
 /// Used as `#[schemars(transform = ::jerry_contracts::__private::extend_format_uri)]`.
 pub fn extend_format_uri(schema: &mut schemars::Schema) {

@@ -38,7 +38,17 @@ pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
     file.items.retain(|item| !matches!(item, Item::Impl(block) if unchecked_conversion(block, &checked)));
     for (flat, (public, rule)) in &checked {
         let ident = format_ident!("{flat}");
-        let new_doc = format!(" A `{public}` holding `value`, or an error when {rule}.");
+        // In the docs the rule's pattern is code, so that rustdoc reads no link in its brackets.
+        let shown = rule.replacen("match the pattern ", "match the pattern `", 1);
+        let shown = if shown.len() == rule.len() {
+            shown
+        } else {
+            match shown.find(" and have ").or_else(|| shown.find(" and be ")) {
+                Some(end) => format!("{}`{}", &shown[..end], &shown[end..]),
+                None => format!("{shown}`"),
+            }
+        };
+        let new_doc = format!(" A `{public}` holding `value`, or an error when {shown}.");
         let tokens = quote! {
             impl #ident {
                 #[doc = #new_doc]

@@ -731,12 +731,18 @@ fn rust_type(path: &str) -> Value {
     json!({"x-rust-type": {"crate": "jerry-contracts", "version": "*", "path": path}})
 }
 
-/// Copies the documentation keywords typify turns into rustdoc.
+/// Copies the documentation keywords typify turns into rustdoc, with square brackets escaped:
+/// rustdoc reads `[condition]` in a description ("If [condition]...") as a link it cannot
+/// resolve.
 fn annotate(lowered: &mut Value, source: &Map<String, Value>) {
     if let Value::Object(target) = lowered {
         for key in ["title", "description"] {
             if let Some(value) = source.get(key) {
-                target.insert(key.to_owned(), value.clone());
+                let value = match value {
+                    Value::String(text) => Value::String(text.replace('[', "\\[").replace(']', "\\]")),
+                    other => other.clone(),
+                };
+                target.insert(key.to_owned(), value);
             }
         }
     }
