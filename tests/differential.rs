@@ -31,14 +31,14 @@ fn typed_verdicts_equal_the_reference_validator() {
             match (&typed_verdict, reference_valid) {
                 (Ok(()), true) => {}
                 (Err(violations), false) => {
-                    if let Some(pointer) = expected_pointer {
-                        if !violations.iter().any(|v| v.pointer == pointer) {
-                            disagreements.push(format!(
-                                "{}: rejected as expected, but at {:?} instead of {pointer:?}",
-                                path.display(),
-                                violations.iter().map(|v| (&v.pointer, &v.message)).collect::<Vec<_>>()
-                            ));
-                        }
+                    if let Some(pointer) = expected_pointer
+                        && !violations.iter().any(|v| v.pointer == pointer)
+                    {
+                        disagreements.push(format!(
+                            "{}: rejected as expected, but at {:?} instead of {pointer:?}",
+                            path.display(),
+                            violations.iter().map(|v| (&v.pointer, &v.message)).collect::<Vec<_>>()
+                        ));
                     }
                 }
                 (Ok(()), false) => disagreements.push(format!(

@@ -174,10 +174,10 @@ fn every_relative_link_resolves_to_a_page_and_anchor() {
                 broken.push(format!("{page}: ({target}) is no page"));
                 continue;
             };
-            if let Some(anchor) = anchor {
-                if !pages()[&resolved].contains(&format!("<a id=\"{anchor}\"></a>")) {
-                    broken.push(format!("{page}: ({target}#{anchor}) has no such anchor in {resolved}"));
-                }
+            if let Some(anchor) = anchor
+                && !pages()[&resolved].contains(&format!("<a id=\"{anchor}\"></a>"))
+            {
+                broken.push(format!("{page}: ({target}#{anchor}) has no such anchor in {resolved}"));
             }
         }
     }

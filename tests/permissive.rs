@@ -179,7 +179,7 @@ impl Builder<'_> {
                 };
                 json!(value)
             }
-            "boolean" => json!(choice.style % 2 == 0),
+            "boolean" => json!(choice.style.is_multiple_of(2)),
             "null" => Value::Null,
             _ => Value::String(self.string(map, choice, salt)),
         }

@@ -45,12 +45,11 @@ fn every_record_of_every_invalid_fixture_says_where_its_rule_is() {
                     problems.push(format!("{}: {location} does not resolve", fixture.path.display()));
                 }
                 // A record of the interpreter names its keyword; the location ends with it.
-                if let Some(keyword) = record.extra.get_str("keyword") {
-                    if !matches!(keyword.as_ref(), "falseSchema" | "maxDepth")
-                        && !location.ends_with(&format!("/{}", keyword.replace('~', "~0").replace('/', "~1")))
-                    {
-                        problems.push(format!("{}: {location} is not the keyword {keyword}", fixture.path.display()));
-                    }
+                if let Some(keyword) = record.extra.get_str("keyword")
+                    && !matches!(keyword.as_ref(), "falseSchema" | "maxDepth")
+                    && !location.ends_with(&format!("/{}", keyword.replace('~', "~0").replace('/', "~1")))
+                {
+                    problems.push(format!("{}: {location} is not the keyword {keyword}", fixture.path.display()));
                 }
                 if place.len() > 1
                     && (record.message.starts_with(place) || record.message.contains(&format!("{place}:")))

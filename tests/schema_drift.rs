@@ -106,15 +106,13 @@ fn normalise(node: &Value, file: &str, resolve: &Resolver<'_>, depth: usize) -> 
 
 fn canonical(mut map: Map<String, Value>) -> Value {
     // allOf of one schema: merge.
-    if let Some(Value::Array(all)) = map.get("allOf") {
-        if all.len() == 1 {
-            if let Some(Value::Object(inner)) =
-                map.remove("allOf").and_then(|v| v.as_array().cloned()).and_then(|mut v| v.pop())
-            {
-                for (k, v) in inner {
-                    map.entry(k).or_insert(v);
-                }
-            }
+    if let Some(Value::Array(all)) = map.get("allOf")
+        && all.len() == 1
+        && let Some(Value::Object(inner)) =
+            map.remove("allOf").and_then(|v| v.as_array().cloned()).and_then(|mut v| v.pop())
+    {
+        for (k, v) in inner {
+            map.entry(k).or_insert(v);
         }
     }
     // oneOf / anyOf of constants: an enum.
@@ -167,11 +165,11 @@ fn canonical(mut map: Map<String, Value>) -> Value {
             values.dedup();
         }
     }
-    if let Some(Value::Array(types)) = map.get("type") {
-        if types.len() == 1 {
-            let only = types[0].clone();
-            map.insert("type".into(), only);
-        }
+    if let Some(Value::Array(types)) = map.get("type")
+        && types.len() == 1
+    {
+        let only = types[0].clone();
+        map.insert("type".into(), only);
     }
     for value in map.values_mut() {
         numbers(value);

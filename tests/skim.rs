@@ -23,15 +23,14 @@ fn the_skim_accepts_exactly_what_the_typed_read_and_garde_accept() {
             let text = std::fs::read(path).unwrap_or_else(|_| serde_json::to_vec(document).expect("JSON"));
             let mut variants = vec![text.clone()];
             // The same document with its first member repeated: a duplicate on every path.
-            if let Some(open) = text.iter().position(|&b| b == b'{') {
-                if let Ok(serde_json::Value::Object(map)) = serde_json::from_slice::<serde_json::Value>(&text) {
-                    if let Some((key, value)) = map.iter().next() {
-                        let mut twice = text[..=open].to_vec();
-                        twice.extend_from_slice(format!("{}:{},", serde_json::json!(key), value).as_bytes());
-                        twice.extend_from_slice(&text[open + 1..]);
-                        variants.push(twice);
-                    }
-                }
+            if let Some(open) = text.iter().position(|&b| b == b'{')
+                && let Ok(serde_json::Value::Object(map)) = serde_json::from_slice::<serde_json::Value>(&text)
+                && let Some((key, value)) = map.iter().next()
+            {
+                let mut twice = text[..=open].to_vec();
+                twice.extend_from_slice(format!("{}:{},", serde_json::json!(key), value).as_bytes());
+                twice.extend_from_slice(&text[open + 1..]);
+                variants.push(twice);
             }
             for bytes in &variants {
                 for entry in std::iter::once(entry).chain(roots.iter().copied()) {

@@ -487,7 +487,7 @@ fn tree_of(info: &'static SchemaInfo) -> Option<&'static Tree> {
     let size = std::mem::size_of::<SchemaInfo>().max(1);
     let offset = std::ptr::from_ref(info).addr().wrapping_sub(schemas.as_ptr().addr());
     let index = Some(offset / size)
-        .filter(|&index| offset % size == 0 && schemas.get(index).is_some_and(|s| std::ptr::eq(s, info)))
+        .filter(|&index| offset.is_multiple_of(size) && schemas.get(index).is_some_and(|s| std::ptr::eq(s, info)))
         .or_else(|| schemas.iter().position(|s| s.path == info.path))?;
     let file = schemas.get(index)?;
     Some(trees.get(index)?.get_or_init(|| Compiler::compile(schemas, file)))

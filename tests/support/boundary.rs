@@ -163,13 +163,13 @@ pub fn candidates(site: &Site) -> (Vec<Candidate>, Vec<Candidate>) {
         "pattern" => {
             let pattern = site.limit.as_str().unwrap_or_default();
             let mut invalid = Vec::new();
-            if pattern.contains("\\d") {
-                if let Some(i) = chars.iter().rposition(char::is_ascii_digit) {
-                    invalid.push((
-                        "an Arabic-Indic digit where \\d wants an ASCII one".to_owned(),
-                        replaced(&chars, i, '\u{0661}'),
-                    ));
-                }
+            if pattern.contains("\\d")
+                && let Some(i) = chars.iter().rposition(char::is_ascii_digit)
+            {
+                invalid.push((
+                    "an Arabic-Indic digit where \\d wants an ASCII one".to_owned(),
+                    replaced(&chars, i, '\u{0661}'),
+                ));
             }
             for i in (0..chars.len()).rev() {
                 invalid.push((format!("character {} deleted", i + 1), removed(&chars, i)));
@@ -311,10 +311,10 @@ fn formats(format: &str, text: &str) -> (Vec<Candidate>, Vec<Candidate>) {
                 Value::from(spaced.into_iter().collect::<String>())
             })];
             invalid.push(("a '%' not followed by two hex digits".to_owned(), Value::from(format!("{text}%zz"))));
-            if format == "uri" {
-                if let Some((_, rest)) = text.split_once(':') {
-                    invalid.push(("no scheme (a relative reference)".to_owned(), Value::from(rest)));
-                }
+            if format == "uri"
+                && let Some((_, rest)) = text.split_once(':')
+            {
+                invalid.push(("no scheme (a relative reference)".to_owned(), Value::from(rest)));
             }
             (vec![c("the fixture's reference", text)], invalid)
         }

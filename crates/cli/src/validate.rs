@@ -635,13 +635,13 @@ fn finish(
                 report = self::report(schema, validator, bytes);
             }
             if !Validator::requirements_taught(&report, bytes).is_empty() {
-                if let Some(Ahead::Judging(..)) = ahead {
-                    if let Some(Ahead::Judging(window, handle)) = ahead.take() {
-                        // Its reports are stale; joining drops its hold on the validator, so
-                        // learning below does not copy it.
-                        let _stale = handle.join();
-                        *ahead = Some(Ahead::Stale(window));
-                    }
+                if let Some(Ahead::Judging(..)) = ahead
+                    && let Some(Ahead::Judging(window, handle)) = ahead.take()
+                {
+                    // Its reports are stale; joining drops its hold on the validator, so
+                    // learning below does not copy it.
+                    let _stale = handle.join();
+                    *ahead = Some(Ahead::Stale(window));
                 }
                 learned |= learn(validator, &report, bytes);
             }

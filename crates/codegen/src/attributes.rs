@@ -495,16 +495,16 @@ fn garde_rules(
             rules.push("custom(::jerry_contracts::__private::unique_items)".to_owned());
             said.push("unique items".to_owned());
         }
-        if let Some(items) = schema.get("items") {
-            if element_validates(def, &format!("{at}/items"), items, plan) {
-                rules.push("dive".to_owned());
-            }
-        }
-    }
-    if let Some(values) = schema.get("additionalProperties").filter(|v| v.is_object()) {
-        if element_validates(def, &format!("{at}/additionalProperties"), values, plan) {
+        if let Some(items) = schema.get("items")
+            && element_validates(def, &format!("{at}/items"), items, plan)
+        {
             rules.push("dive".to_owned());
         }
+    }
+    if let Some(values) = schema.get("additionalProperties").filter(|v| v.is_object())
+        && element_validates(def, &format!("{at}/additionalProperties"), values, plan)
+    {
+        rules.push("dive".to_owned());
     }
     if let Some(value) = schema.get("const") {
         // A constant is hoisted into a type that holds only it: valid by construction.
@@ -516,10 +516,10 @@ fn garde_rules(
     {
         // Hoisted into a named type: structs validate themselves, enums and constants are
         // valid by construction.
-        if let Some(target) = plan.at(&def.file, at) {
-            if target.validates {
-                rules.push("dive".to_owned());
-            }
+        if let Some(target) = plan.at(&def.file, at)
+            && target.validates
+        {
+            rules.push("dive".to_owned());
         }
     }
     Ok(rules)

@@ -74,11 +74,11 @@ fn strip_serde(attrs: &mut Vec<Attribute>) {
                     .collect();
                 *a = attr(&quote!(#[derive(#(#kept),*)]).to_string());
             }
-        } else if a.path().is_ident("serde") {
-            if let Meta::List(list) = &a.meta {
-                let tokens = &list.tokens;
-                *a = attr(&quote!(#[cfg_attr(feature = "schemars", serde(#tokens))]).to_string());
-            }
+        } else if a.path().is_ident("serde")
+            && let Meta::List(list) = &a.meta
+        {
+            let tokens = &list.tokens;
+            *a = attr(&quote!(#[cfg_attr(feature = "schemars", serde(#tokens))]).to_string());
         }
     }
     attrs.retain(|a| !(a.path().is_ident("derive") && matches!(&a.meta, Meta::List(list) if list.tokens.is_empty())));

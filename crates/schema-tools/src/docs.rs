@@ -779,10 +779,10 @@ fn ordered_properties(node: &Value) -> Vec<(&str, &Value, bool)> {
     let mut out: Vec<(&str, &Value, bool)> = Vec::new();
     let mut listed = BTreeSet::new();
     for name in &required {
-        if let Some((key, value)) = properties.get_key_value(*name) {
-            if listed.insert(key.as_str()) {
-                out.push((key.as_str(), value, true));
-            }
+        if let Some((key, value)) = properties.get_key_value(*name)
+            && listed.insert(key.as_str())
+        {
+            out.push((key.as_str(), value, true));
         }
     }
     let required: BTreeSet<&str> = required.into_iter().collect();
@@ -1065,12 +1065,11 @@ impl<'a> Page<'a> {
             let version = file.trim_end_matches(".json").trim_start_matches('v');
             return code(version);
         }
-        if path.starts_with("mission/") {
-            if let Some(version) =
+        if path.starts_with("mission/")
+            && let Some(version) =
                 self.schema.document.pointer("/properties/schema_version/const").and_then(Value::as_str)
-            {
-                return code(version);
-            }
+        {
+            return code(version);
         }
         "—".to_owned()
     }
@@ -1254,10 +1253,10 @@ impl<'a> Page<'a> {
         let nullable = listed.contains(&"null")
             || node.get("enum").and_then(Value::as_array).is_some_and(|e| e.contains(&Value::Null));
         let mut types: Vec<&str> = listed.into_iter().filter(|t| *t != "null").collect();
-        if types.is_empty() {
-            if let Some(inferred) = inferred_type(node) {
-                types.push(inferred);
-            }
+        if types.is_empty()
+            && let Some(inferred) = inferred_type(node)
+        {
+            types.push(inferred);
         }
         let base = match types.as_slice() {
             [] => "any".to_owned(),

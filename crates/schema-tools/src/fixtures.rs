@@ -528,14 +528,12 @@ impl<'a> Walk<'a> {
             return;
         }
         self.depth += 1;
-        if let Some(reference) = node.get("$ref").and_then(Value::as_str) {
-            if let Ok((file, target)) = self.corpus.resolve(&schema.path, reference) {
-                if let Some(next) = self.corpus.get(&file) {
-                    if let Some(sub) = next.document.pointer(&target) {
-                        self.node(next, &target, sub, docs);
-                    }
-                }
-            }
+        if let Some(reference) = node.get("$ref").and_then(Value::as_str)
+            && let Ok((file, target)) = self.corpus.resolve(&schema.path, reference)
+            && let Some(next) = self.corpus.get(&file)
+            && let Some(sub) = next.document.pointer(&target)
+        {
+            self.node(next, &target, sub, docs);
         }
         if let Some(properties) = node.get("properties").and_then(Value::as_object) {
             for (name, sub) in properties {
