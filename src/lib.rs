@@ -59,7 +59,6 @@ pub mod __private;
 mod agent;
 pub mod constant;
 mod contract;
-mod ecma;
 pub mod envelope;
 pub mod examples;
 mod extra;

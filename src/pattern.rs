@@ -33,7 +33,7 @@ pub struct EcmaPattern {
 }
 
 /// The engine that runs a pattern: `regex` (linear time) whenever the pattern translates to its
-/// syntax with the same meaning ([`crate::ecma::translate`]), else regress (ECMA-262 itself).
+/// syntax with the same meaning ([`jerry_contracts_ecma::translate`]), else regress (ECMA-262 itself).
 /// A translated pattern whose dense DFA stays within [`DFA_LIMIT`] (every schema pattern) is
 /// matched by the DFA; the `regex` answers whenever the DFA cannot (it never gives up on the
 /// schemas' patterns, which have no Unicode word boundary).
@@ -76,7 +76,7 @@ impl EcmaPattern {
     pub fn try_new(source: &'static str) -> Result<Self, regress::Error> {
         // regress judges the syntax: only a valid ECMA-262 pattern is translated.
         let ecma = regress::Regex::new(source)?;
-        let translated = crate::ecma::translate(source);
+        let translated = jerry_contracts_ecma::translate(source);
         let linear =
             translated.as_deref().and_then(|translated| Some((translated, regex::Regex::new(translated).ok()?)));
         let engine = match linear {

@@ -237,7 +237,8 @@ fn check_convention(file: &str, pointer: &str, convention: &Value) -> Vec<Proble
             "pattern" => {
                 let linear = value.as_str().is_some_and(|p| {
                     regress::Regex::new(p).is_ok()
-                        && crate::ecma::translate(p).is_some_and(|t| regex_syntax::Parser::new().parse(&t).is_ok())
+                        && jerry_contracts_ecma::translate(p)
+                            .is_some_and(|t| regex_syntax::Parser::new().parse(&t).is_ok())
                 });
                 if !linear {
                     problems.push(Problem::new(

@@ -11,9 +11,6 @@ pub mod attributes;
 pub mod constraints;
 pub mod constructors;
 pub mod corpus;
-/// The translation of ECMA-262 patterns to `regex` syntax, shared with the library as source.
-#[path = "../../../src/ecma.rs"]
-mod ecma;
 pub mod files;
 pub mod generate;
 pub mod keywords;

@@ -557,7 +557,8 @@ impl Planner<'_> {
         }
         // Every pattern must match in linear time whatever the text: its `regex` translation
         // must exist and parse. Backreferences, lookaround and the like have none.
-        let linear = crate::ecma::translate(pattern).is_some_and(|t| regex_syntax::Parser::new().parse(&t).is_ok());
+        let linear =
+            jerry_contracts_ecma::translate(pattern).is_some_and(|t| regex_syntax::Parser::new().parse(&t).is_ok());
         if !linear {
             self.problem(
                 file,

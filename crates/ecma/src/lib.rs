@@ -17,7 +17,7 @@ const DIGIT: &str = "0-9";
 
 /// The `regex` form of the ECMA-262 pattern `source` (already known to be a valid ECMA-262
 /// pattern), or `None` where the translation is not certain to match exactly the same strings.
-pub(crate) fn translate(source: &str) -> Option<String> {
+pub fn translate(source: &str) -> Option<String> {
     let mut out = String::with_capacity(source.len() + 16);
     let mut chars = source.chars().peekable();
     let mut in_class = false;
