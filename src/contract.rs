@@ -89,15 +89,7 @@ impl<T: Contract> Validate for T {
         // A number JSON cannot hold (NaN, an infinity) is written as `null`: where the type
         // found something at a place the written value has `null`, its words say what is wrong.
         if report.records.iter().any(|r| r.actual == Some(serde_json::Value::Null)) {
-            for (pointer, message) in self.constraint_violations() {
-                for found in report.records.iter_mut().filter(|r| r.path.as_deref() == Some(&pointer)) {
-                    if found.actual == Some(serde_json::Value::Null) {
-                        let keyword_location = found.keyword_location.take();
-                        *found = record(&codes::SCH_WRONG_TYPE, &pointer, message.clone());
-                        found.keyword_location = keyword_location;
-                    }
-                }
-            }
+            in_the_types_words(&mut report, self.constraint_violations());
         }
         report
     }
@@ -129,15 +121,21 @@ impl<T: Contract> Validate for T {
             }
             return report;
         }
-        for (pointer, message) in violations {
-            for found in report.records.iter_mut().filter(|r| r.path.as_deref() == Some(&pointer)) {
-                if found.actual == Some(serde_json::Value::Null) {
-                    let keyword_location = found.keyword_location.take();
-                    *found = record(&codes::SCH_WRONG_TYPE, &pointer, message.clone());
-                    found.keyword_location = keyword_location;
-                }
+        in_the_types_words(&mut report, violations);
+        report
+    }
+}
+
+/// Each record whose `actual` is `null` at a place where the type's own check found something
+/// (a NaN or an infinity, which JSON writes as `null`) says it in the type's words.
+fn in_the_types_words(report: &mut Report, violations: Vec<(String, String)>) {
+    for (pointer, message) in violations {
+        for found in report.records.iter_mut().filter(|r| r.path.as_deref() == Some(&pointer)) {
+            if found.actual == Some(serde_json::Value::Null) {
+                let keyword_location = found.keyword_location.take();
+                *found = record(&codes::SCH_WRONG_TYPE, &pointer, message.clone());
+                found.keyword_location = keyword_location;
             }
         }
-        report
     }
 }
