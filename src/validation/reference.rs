@@ -98,7 +98,10 @@ fn path_problem(path: &str) -> Option<PathProblem> {
     if scheme {
         return Some(PathProblem::Stated("starts with a drive letter or URL scheme (an absolute path or a URL)"));
     }
-    if path.chars().any(char::is_control) {
+    // C0 and DEL are single bytes; C1 (U+0080 to U+009F) is 0xC2 then 0x80 to 0x9F in UTF-8.
+    let control = bytes.iter().any(|&b| b < 0x20 || b == 0x7F)
+        || memchr::memchr_iter(0xC2, bytes).any(|at| bytes.get(at + 1).is_some_and(|b| (0x80..=0x9F).contains(b)));
+    if control {
         return Some(PathProblem::Stated("holds a control character, which no portable file name has"));
     }
     if bytes == b".." || bytes.starts_with(b"../") || bytes.starts_with(b"..\\") {
