@@ -330,7 +330,7 @@ impl<P: Serialize> Serialize for Handoff<P> {
         }
         map.serialize_entry("payload", &self.payload)?;
         for (name, raw) in e.extra.iter() {
-            map.serialize_entry(name, raw)?;
+            map.serialize_entry(name, &crate::__private::raw::Written(raw))?;
         }
         map.end()
     }

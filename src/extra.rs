@@ -12,8 +12,11 @@ use serde_json::value::RawValue;
 /// The members of an object that its schema does not declare (every generated struct has one, in
 /// its `extra` field).
 ///
-/// Each member keeps its exact JSON text, numbers and nested objects included, so a relayed
-/// document carries them unchanged. Members are written back after the declared ones, in name
+/// Each member keeps its exact JSON text, numbers and nested objects included, so a document
+/// relayed through serde_json carries them unchanged. Any other serde format (YAML, CBOR,
+/// MessagePack, another JSON parser) reads and writes them as ordinary values: its values are
+/// kept as their JSON text, and written back as values, never as serde_json's raw-value token
+/// (docs/decisions.md D-143). Members are written back after the declared ones, in name
 /// order. A member may not share a name with a declared field: `validate()` refuses that, since the
 /// document written would hold the name twice.
 ///
@@ -154,7 +157,7 @@ impl Serialize for Extra {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.members.len()))?;
         for (name, raw) in &self.members {
-            map.serialize_entry(name, raw)?;
+            map.serialize_entry(name, &crate::__private::raw::Written(raw))?;
         }
         map.end()
     }

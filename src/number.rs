@@ -22,8 +22,7 @@ pub(crate) const RAW_TOKEN: &str = "$serde_json::private::RawValue";
 ///
 /// Reading keeps the text only when it differs from the canonical form (`1` in a `number`
 /// field, `1e2`, `0.50`, digits beyond `f64` precision), so most numbers carry none. Writing
-/// with serde_json gives the kept text back verbatim; other serializers get the value (they
-/// receive serde_json's raw-value form for a kept text, as for [`crate::Extra`]).
+/// with serde_json gives the kept text back verbatim; every other serializer gets the value.
 ///
 /// Equality, order and hashing compare values: `Number::from(1.0) == "1".parse().unwrap()`.
 /// A number built from a value ([`Number::new`], `From<T>`) has no text; changing the value
@@ -322,8 +321,9 @@ impl Hash for Number<i64> {
 impl<T: Numeric> Serialize for Number<T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match &self.text {
-            Some(text) => text.serialize(serializer),
-            None => self.value.serialize(serializer),
+            // Only serde_json writes raw text; every other format gets the value.
+            Some(text) if crate::__private::raw::is_serde_json::<S>() => text.serialize(serializer),
+            _ => self.value.serialize(serializer),
         }
     }
 }

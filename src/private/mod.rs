@@ -12,6 +12,7 @@ mod catalogue;
 pub mod double_option;
 #[cfg(feature = "testing")]
 pub mod poke;
+pub mod raw;
 pub mod read;
 mod rules;
 pub mod skim;

@@ -59,7 +59,7 @@ pub fn unknown<'de, A: MapAccess<'de>>(map: &mut A, extra: &mut Extra, name: Key
     if extra.contains_key(&name.0) {
         return duplicate(map, &name.0);
     }
-    let raw: Box<RawValue> = map.next_value()?;
+    let raw = map.next_value_seed(super::raw::Seed)?;
     if raw.get().starts_with(['{', '[']) {
         serde_json::from_str::<Distinct>(raw.get()).map_err(|err| {
             let message = err.to_string();
@@ -572,7 +572,7 @@ pub fn tag_first<'de, A: MapAccess<'de>>(mut map: A) -> Result<(Option<String>, 
     let mut agent = None;
     let mut ended = true;
     while let Some(Key(name)) = map.next_key()? {
-        let raw: Box<RawValue> = map.next_value()?;
+        let raw = map.next_value_seed(super::raw::Seed)?;
         if name == "agent_id" {
             ended = false;
             // A plain string (the usual case) is handed on as text: no replay, no path tracking.

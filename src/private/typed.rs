@@ -21,6 +21,9 @@ pub struct Hooks {
     /// The soundness probe with a change only Rust code can make.
     #[cfg(feature = "testing")]
     pub poked: fn(&Value, &mut crate::__private::poke::Tweak) -> Result<Option<Value>, Violation>,
+    /// The type read from any serde format and handed back to be written to any (test hook).
+    #[cfg(feature = "testing")]
+    pub transcode: for<'de> fn(&mut dyn erased_serde::Deserializer<'de>) -> Result<Transcoded, erased_serde::Error>,
     /// The relay of JSON text.
     pub relay: fn(&[u8]) -> Result<String, Violation>,
     /// The skim's verdict on JSON text ([`crate::__private::skim`]).
@@ -56,6 +59,32 @@ pub fn poked(
     tweak: &mut crate::__private::poke::Tweak,
 ) -> Result<Option<Value>, Violation> {
     (entry.hooks.poked)(value, tweak)
+}
+
+/// A typed value read by [`transcode`], ready to be written to any serde format.
+#[cfg(feature = "testing")]
+pub type Transcoded = Box<dyn erased_serde::Serialize>;
+
+/// Reads the entry's type from `deserializer`, of any serde format, and returns the value to be
+/// written to any format (test hook, feature `testing`: `tests/formats.rs`).
+///
+/// # Errors
+/// The deserializer's error: the input is not a value of the type.
+#[cfg(feature = "testing")]
+pub fn transcode(
+    entry: &TypeEntry,
+    deserializer: &mut dyn erased_serde::Deserializer<'_>,
+) -> Result<Transcoded, erased_serde::Error> {
+    (entry.hooks.transcode)(deserializer)
+}
+
+/// [`Hooks::transcode`] for `T` (used by generated code).
+#[cfg(feature = "testing")]
+pub fn transcoded<T>(deserializer: &mut dyn erased_serde::Deserializer<'_>) -> Result<Transcoded, erased_serde::Error>
+where
+    T: DeserializeOwned + serde::Serialize + 'static,
+{
+    Ok(Box::new(erased_serde::deserialize::<T>(deserializer)?))
 }
 
 /// The message a type that deserialises its own content gives serde for an inner violation,

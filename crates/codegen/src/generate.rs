@@ -76,6 +76,8 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
                 written: ::jerry_contracts::__private::typed::#written::<#ident>,
                 #[cfg(feature = "testing")]
                 poked: ::jerry_contracts::__private::typed::#poked::<#ident>,
+                #[cfg(feature = "testing")]
+                transcode: ::jerry_contracts::__private::typed::transcoded::<#ident>,
                 #[cfg(feature = "schemars")]
                 json_schema: ::jerry_contracts::__private::typed::json_schema::<#ident>,
             }),

@@ -233,7 +233,8 @@ fn struct_impls(item: &mut syn::ItemStruct) -> Result<TokenStream, String> {
                 let mut __map = ::serde::Serializer::serialize_map(__serializer, ::std::option::Option::None)?;
                 #(#writes)*
                 for (__k, __v) in self.#extra.iter() {
-                    ::serde::ser::SerializeMap::serialize_entry(&mut __map, __k, __v)?;
+                    // Raw text to serde_json, ordinary values to every other format.
+                    ::serde::ser::SerializeMap::serialize_entry(&mut __map, __k, &::jerry_contracts::__private::raw::Written(__v))?;
                 }
                 ::serde::ser::SerializeMap::end(__map)
             }
