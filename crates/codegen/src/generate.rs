@@ -20,6 +20,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
     attributes::apply(&mut file, plan)?;
     crate::newtypes::apply(&mut file, plan)?;
     crate::constructors::apply(&mut file, plan)?;
+    crate::enums::apply(&mut file, plan)?;
     let skims = crate::skim::impls(&file, plan)?;
     crate::serde_impls::apply(&mut file, plan)?;
     let agents = crate::agents::items(&file, plan)?;

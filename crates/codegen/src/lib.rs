@@ -11,6 +11,7 @@ pub mod attributes;
 pub mod constraints;
 pub mod constructors;
 pub mod corpus;
+pub mod enums;
 pub mod files;
 pub mod generate;
 pub mod keywords;
