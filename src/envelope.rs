@@ -1,4 +1,4 @@
-//! The typed handoff envelope: a [`SessionContext`] of either supported version whose payload is
+//! The typed handoff envelope: an [`AnySessionContext`] of either supported version whose payload is
 //! typed — one of the 16 agent outputs, chosen by `payload_schema_ref` and else by the payload's
 //! `agent_id`, or the generic payload — and [`Handoff<P>`] for callers who know their payload type.
 
@@ -9,9 +9,6 @@ use crate::Validate;
 use crate::session_context::{v1_0, v1_1};
 use crate::validation::{Report, codes, record};
 use crate::versions::{self, VersionError};
-
-/// The payload of a v1.1 envelope: an agent output or the generic payload.
-pub type Payload = v1_1::Payload;
 
 impl v1_1::SessionContext {
     /// A v1.1 handoff of `payload` from `source_agent` to `target_agent` in session
@@ -41,7 +38,7 @@ impl v1_1::SessionContext {
         session_id: v1_0::SessionId,
         source_agent: v1_0::AgentReference,
         target_agent: v1_0::AgentReference,
-        payload: impl Into<Payload>,
+        payload: impl Into<v1_1::Payload>,
     ) -> Self {
         let payload = payload.into();
         let payload_schema_ref =
@@ -100,14 +97,14 @@ pub enum EnvelopeError {
 /// A handoff envelope of a supported version.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
-pub enum SessionContext {
+pub enum AnySessionContext {
     /// A 1.0.x envelope (generic payload).
     V1_0(Box<v1_0::SessionContext>),
     /// A 1.1.x envelope (typed payload).
     V1_1(Box<v1_1::SessionContext>),
 }
 
-impl garde::Validate for SessionContext {
+impl garde::Validate for AnySessionContext {
     type Context = ();
     fn validate_into(&self, ctx: &(), parent: &mut dyn FnMut() -> garde::Path, report: &mut garde::Report) {
         match self {
@@ -117,7 +114,7 @@ impl garde::Validate for SessionContext {
     }
 }
 
-impl SessionContext {
+impl AnySessionContext {
     /// Reads an envelope from JSON bytes: a scan for `schema_version` and `payload_schema_ref`
     /// (every other member skipped), then one typed read of the version's type, the payload typed
     /// by its `agent_id`. Only when `payload_schema_ref` names another agent than the payload's
@@ -185,7 +182,7 @@ impl SessionContext {
             report.push(record(&codes::SCH_MISSING_REQUIRED, "", "the member `payload` is missing"));
             EnvelopeError::Shape(report)
         })?;
-        let typed_payload = Payload::from_agent(Some(&agent), &payload)
+        let typed_payload = v1_1::Payload::from_agent(Some(&agent), &payload)
             .ok_or_else(|| EnvelopeError::UnknownPayloadSchema(reference.to_owned()))?
             .map_err(|report| at_payload(EnvelopeError::Shape(report)))?;
         let mut context: v1_1::SessionContext = crate::typed::deserialize(value).map_err(EnvelopeError::Shape)?;
@@ -425,24 +422,24 @@ mod tests {
 
     #[test]
     fn the_payload_is_typed_by_its_schema_ref_then_by_its_agent_id() {
-        let by_id = SessionContext::from_value(&handoff(None)).expect("reads");
-        assert!(matches!(&by_id, SessionContext::V1_1(c) if c.payload.agent_id() == Some("ps-researcher")));
-        let by_ref = SessionContext::from_value(&handoff(Some("agents/ps/researcher_output.json"))).expect("reads");
+        let by_id = AnySessionContext::from_value(&handoff(None)).expect("reads");
+        assert!(matches!(&by_id, AnySessionContext::V1_1(c) if c.payload.agent_id() == Some("ps-researcher")));
+        let by_ref = AnySessionContext::from_value(&handoff(Some("agents/ps/researcher_output.json"))).expect("reads");
         assert_eq!(by_ref, by_id.clone().with_ref("agents/ps/researcher_output.json"));
         // The ref names another agent: the payload must be that agent's output.
-        let err = SessionContext::from_value(&handoff(Some("agents/ps/analyst_output.json"))).unwrap_err();
+        let err = AnySessionContext::from_value(&handoff(Some("agents/ps/analyst_output.json"))).unwrap_err();
         assert!(
             matches!(err, EnvelopeError::Shape(ref r) if r.records.iter().all(|f| f.path.as_deref().is_some_and(|p| p.starts_with("/payload")))),
             "{err}"
         );
-        let err = SessionContext::from_value(&handoff(Some("agents/ps/critic_output.json"))).unwrap_err();
+        let err = AnySessionContext::from_value(&handoff(Some("agents/ps/critic_output.json"))).unwrap_err();
         assert_eq!(err, EnvelopeError::UnknownPayloadSchema("agents/ps/critic_output.json".into()));
         let mut future = handoff(None);
         future["schema_version"] = json!("2.0.0");
-        assert!(matches!(SessionContext::from_value(&future), Err(EnvelopeError::Version(_))));
+        assert!(matches!(AnySessionContext::from_value(&future), Err(EnvelopeError::Version(_))));
     }
 
-    impl SessionContext {
+    impl AnySessionContext {
         fn with_ref(self, reference: &str) -> Self {
             match self {
                 Self::V1_1(mut c) => {

@@ -1,7 +1,7 @@
 //! The v1.1 payload dispatch, arm by arm: for every agent with an output schema there is a valid
 //! and an invalid v1.1 handoff fixture carrying that agent's payload
 //! (`tests/fixtures/session_context/v1.1.0/{valid,invalid}/payload_<agent>*.json`), and every path
-//! that reads a handoff — the generated `Payload` enum, `envelope::SessionContext` (by
+//! that reads a handoff — the generated `Payload` enum, `envelope::AnySessionContext` (by
 //! `payload_schema_ref` and by `agent_id`), `Payload::from_agent` and `validation::validate` —
 //! routes the payload to that agent's type, never to another agent's or to the generic payload.
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a failed expectation is the test failing
@@ -9,7 +9,7 @@
 mod support;
 
 use jerry_contracts::__private::typed;
-use jerry_contracts::envelope::{self, SessionContext as AnyVersion};
+use jerry_contracts::envelope::{self, AnySessionContext};
 use jerry_contracts::registry;
 use jerry_contracts::session_context::v1_1::{Payload, SessionContext};
 use serde_json::Value;
@@ -89,8 +89,8 @@ fn each_arm_reads_its_agents_payload() {
             by_agent_id.as_object_mut().unwrap().remove("payload_schema_ref");
             for (how, value) in [("payload_schema_ref", &document), ("agent_id", &by_agent_id)] {
                 let read =
-                    envelope::SessionContext::from_value(value).unwrap_or_else(|e| panic!("{shown} by {how}: {e}"));
-                let AnyVersion::V1_1(read) = read else { panic!("{shown}: not read as 1.1") };
+                    envelope::AnySessionContext::from_value(value).unwrap_or_else(|e| panic!("{shown} by {how}: {e}"));
+                let AnySessionContext::V1_1(read) = read else { panic!("{shown}: not read as 1.1") };
                 assert_eq!(read.payload.agent_id(), Some(agent.as_str()), "{shown}: {how} routed to the wrong arm");
             }
             // Reading the payload as the named agent's output.

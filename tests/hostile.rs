@@ -30,7 +30,7 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a failed expectation is the test failing
 
 use jerry_contracts::agents::ps::ResearcherOutput;
-use jerry_contracts::envelope::{EnvelopeError, SessionContext};
+use jerry_contracts::envelope::{AnySessionContext, EnvelopeError};
 use jerry_contracts::validation::{Options, Report, Validator, validate, validate_as};
 use serde_json::{Value, json};
 
@@ -196,7 +196,7 @@ fn nesting_100_000_levels_deep_in_a_property_is_malformed_json() {
         for document in [envelope(&deep), envelope(std::str::from_utf8(&researcher(&deep)).unwrap())] {
             malformed(&validate(&document), "nested deeper than 128 levels");
             malformed(&validate_as(ENVELOPE, &document), "nested deeper than 128 levels");
-            match SessionContext::from_slice(&document) {
+            match AnySessionContext::from_slice(&document) {
                 Err(EnvelopeError::Json { line, column, message }) => {
                     assert_eq!(line, 1);
                     assert!(column > 0);
@@ -232,7 +232,7 @@ fn nesting_just_under_the_limit_is_judged_and_quoted_briefly() {
         &format!(r#","x":{}"#, nested_objects(125)),
     ))
     .unwrap();
-    let handoff = SessionContext::from_slice(&envelope(&payload)).expect("reads");
+    let handoff = AnySessionContext::from_slice(&envelope(&payload)).expect("reads");
     assert_eq!(handoff.schema_version(), "1.1.0");
 }
 
@@ -439,7 +439,7 @@ fn a_duplicate_member_is_refused_on_every_path() {
     // Through the envelope: two payloads, and a duplicate inside the payload.
     let two_payloads = envelope(r#"{"key_findings":[],"confidence":{"overall":0.5}},"payload":7"#);
     duplicate("SCH-014", "/payload", "payload", &validate(&two_payloads));
-    assert!(matches!(SessionContext::from_slice(&two_payloads), Err(EnvelopeError::Json { .. })));
+    assert!(matches!(AnySessionContext::from_slice(&two_payloads), Err(EnvelopeError::Json { .. })));
     let inner = envelope(r#"{"key_findings":[],"key_findings":[],"confidence":{"overall":0.5}}"#);
     duplicate("SCH-014", "/payload/key_findings", "key_findings", &validate(&inner));
     let typed = serde_json::from_slice::<jerry_contracts::session_context::v1_1::SessionContext>(&inner);
@@ -470,7 +470,7 @@ fn invalid_utf8_is_malformed_json_at_its_place() {
     malformed(&validate(&researcher(r#""\ud800""#)), "hex escape");
     malformed(&validate(&researcher(r#""\udc00""#)), "lone leading surrogate");
     // The envelope says the same.
-    assert!(matches!(SessionContext::from_slice(b"\xFF"), Err(EnvelopeError::Json { line: 1, column: 1, .. })));
+    assert!(matches!(AnySessionContext::from_slice(b"\xFF"), Err(EnvelopeError::Json { line: 1, column: 1, .. })));
 }
 
 #[test]

@@ -71,12 +71,12 @@ fn relaying_a_document_loses_nothing() {
         "artifacts": [],
         "x-vendor-extension": {"kept": [1, 2.5, "three"]}
     });
-    let output: ps::ReviewerOutput = serde_json::from_value(document.clone()).unwrap();
+    let output: ps::PsReviewerOutput = serde_json::from_value(document.clone()).unwrap();
     assert_eq!(output.next_agent_hint, Some(None), "null is kept apart from absent");
     assert_eq!(serde_json::to_value(&output).unwrap(), document);
     let mut absent = document.clone();
     absent.as_object_mut().unwrap().remove("next_agent_hint");
-    let output: ps::ReviewerOutput = serde_json::from_value(absent.clone()).unwrap();
+    let output: ps::PsReviewerOutput = serde_json::from_value(absent.clone()).unwrap();
     assert_eq!(output.next_agent_hint, None);
     assert_eq!(serde_json::to_value(&output).unwrap(), absent);
 }
@@ -168,10 +168,10 @@ fn nullable_enums_are_optional_enums() {
     let mut document = json!({"agent_id": "nse-reviewer", "nasa_processes": [], "review_type": "PDR",
         "assessment": {"entry_criteria_met": true, "exit_criteria_met": false}, "rrids": [], "verdict": "conditional",
         "next_agent_hint": "nse-reporter"});
-    let output: nse::ReviewerOutput = serde_json::from_value(document.clone()).unwrap();
-    assert_eq!(output.next_agent_hint, Some(Some(nse::ReviewerNextAgentHint::NseReporter)));
+    let output: nse::NseReviewerOutput = serde_json::from_value(document.clone()).unwrap();
+    assert_eq!(output.next_agent_hint, Some(Some(nse::NseReviewerNextAgentHint::NseReporter)));
     document["next_agent_hint"] = json!("ps-analyst");
-    assert!(serde_json::from_value::<nse::ReviewerOutput>(document).is_err());
+    assert!(serde_json::from_value::<nse::NseReviewerOutput>(document).is_err());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -182,7 +182,9 @@ mod building {
     use jerry_contracts::agents::{nse, ps};
     use jerry_contracts::common::{AgentId, ConfidenceScore, FindingId, RiskId};
     use jerry_contracts::formats::DateTime;
-    use jerry_contracts::mission::{ActorId, Code, CreatedAt, Level, MissionEnvelope, MissionId, Producer, TenantId};
+    use jerry_contracts::mission::{
+        ActorId, CreatedAt, Level, MachineCode, MissionEnvelope, MissionId, Producer, TenantId,
+    };
     use jerry_contracts::orchestration::{
         Todo, TodoMetadata, TodoMetadataAgentModel, TodoMetadataEvidenceRequired, TodoMetadataWorkflowStage,
         TodoPriority, TodoStatus,
@@ -258,14 +260,14 @@ mod building {
     fn a_mission_artifact() {
         let envelope = MissionEnvelope::new(
             MissionId::from("3f2c1a9e-8b7d-4c6e-9f1a-2b3c4d5e6f70".parse::<jerry_contracts::formats::Uuid>().unwrap()),
-            Code::from("oracle_advisory".to_owned()),
-            Code::from("chat".to_owned()),
+            MachineCode::from("oracle_advisory".to_owned()),
+            MachineCode::from("chat".to_owned()),
             TenantId::from("tenant-1".to_owned()),
             ActorId::from("user-7".to_owned()),
             "Why did the build fail?",
             "explain build failure",
             Level::from("low".to_owned()),
-            Code::from("internal_business".to_owned()),
+            MachineCode::from("internal_business".to_owned()),
             CreatedAt::from(
                 DateTime::from(chrono::DateTime::<chrono::Utc>::from_timestamp(1_768_000_000, 0).unwrap()).to_string(),
             ),
@@ -313,4 +315,24 @@ mod building {
         assert_eq!(DateTime::from(local).as_str(), "2026-01-10T14:30:00+02:00");
         assert_eq!(DateTime::from(local.with_timezone(&chrono::Utc)).as_str(), "2026-01-10T12:30:00Z");
     }
+}
+
+/// An enum's text conversions fail with the checked constructors' error, naming the type, the
+/// value and every allowed value (typify's said only "invalid value").
+#[test]
+fn enum_from_str_names_the_type_and_its_values() {
+    use jerry_contracts::agents::ps::ResearcherFindingCategory;
+    let err = "bogus".parse::<ResearcherFindingCategory>().unwrap_err();
+    assert_eq!(err.type_name(), "ResearcherFindingCategory");
+    assert_eq!(err.value(), "bogus");
+    assert_eq!(
+        err.to_string(),
+        r#"ResearcherFindingCategory cannot be "bogus": it must be one of "insight", "pattern", "gap", "prior_art", "best_practice""#
+    );
+    let err = ResearcherFindingCategory::try_from(String::from("Insight")).unwrap_err();
+    assert!(err.rule().contains(r#""insight""#), "{err}");
+    assert_eq!(ResearcherFindingCategory::try_from("gap").ok(), Some(ResearcherFindingCategory::Gap));
+    // A long hostile value is cut short in the message.
+    let err = "x".repeat(10_000).parse::<jerry_contracts::session_context::v1_0::AgentFamily>().unwrap_err();
+    assert!(err.to_string().len() < 400, "{}", err.to_string().len());
 }

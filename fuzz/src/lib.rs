@@ -38,7 +38,7 @@ const RISK_OUTPUT: &str = include_str!("../../tests/fixtures/agents/nse/risk_out
 
 use std::sync::OnceLock;
 
-use jerry_contracts::envelope::SessionContext;
+use jerry_contracts::envelope::AnySessionContext;
 use jerry_contracts::registry;
 use jerry_contracts::validation::{self, Report, Validator, codes};
 use jerry_contracts_cli::validate::{self as cli, Outcome};
@@ -62,7 +62,7 @@ pub fn schema_names() -> &'static [&'static str] {
 pub fn validate(data: &[u8]) {
     let parsed = strict(data);
     check_report(&validation::validate(data), parsed.as_ref());
-    if let (Ok(envelope), Some(value)) = (SessionContext::from_slice(data), &parsed) {
+    if let (Ok(envelope), Some(value)) = (AnySessionContext::from_slice(data), &parsed) {
         round_trip("the envelope", &envelope, value);
     }
     if let Some((&selector, document)) = data.split_first() {
@@ -304,7 +304,7 @@ fn check_report(report: &Report, parsed: Option<&Value>) {
         "SCH-012 or SCH-014 (alone) must be reported exactly when the bytes are not JSON without repeated members: {report:?}"
     );
     for record in &report.records {
-        assert!(codes::lookup(&record.error_code).is_some(), "unknown code {}", record.error_code);
+        assert!(codes::find(&record.error_code).is_some(), "unknown code {}", record.error_code);
         let path = record.path.as_deref().unwrap_or_default();
         assert!(
             path.is_empty() || path.starts_with('/'),

@@ -196,7 +196,7 @@ pub fn markdown() -> String {
 }
 
 /// The catalogue entry for `code` (`"SEM-003"`).
-pub fn lookup(code: &str) -> Option<&'static Code> {
+pub fn find(code: &str) -> Option<&'static Code> {
     CATALOGUE.iter().find(|c| c.code == code)
 }
 
@@ -224,6 +224,6 @@ mod tests {
                 code.code
             );
         }
-        assert_eq!(lookup("CON-001").and_then(|c| c.principle), Some("P-043"));
+        assert_eq!(find("CON-001").and_then(|c| c.principle), Some("P-043"));
     }
 }

@@ -584,7 +584,7 @@ impl<D: Document + ?Sized> Document for &D {
     }
 }
 
-impl Document for crate::envelope::SessionContext {
+impl Document for crate::envelope::AnySessionContext {
     fn schema_path(&self) -> &'static str {
         match self {
             Self::V1_0(envelope) => envelope.schema_path(),

@@ -281,7 +281,7 @@ impl ErrorRecord {
     /// remediation and principle. `None` only for a record this crate did not make (one read
     /// from elsewhere with a code the catalogue does not have).
     pub fn code(&self) -> Option<&'static Code> {
-        super::codes::lookup(&self.error_code)
+        super::codes::find(&self.error_code)
     }
 }
 

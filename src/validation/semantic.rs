@@ -328,7 +328,7 @@ fn output_rules(output: &Output<'_>, report: &mut Report) {
             }
         }
         Kind::Agent(_) => {
-            if let Some(reviewer) = output.output_as::<ps::ReviewerOutput>()
+            if let Some(reviewer) = output.output_as::<ps::PsReviewerOutput>()
                 && reviewer.findings.is_empty()
             {
                 report.push(record(

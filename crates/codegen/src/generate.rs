@@ -181,9 +181,10 @@ fn module_tree(plan: &Plan) -> TokenStream {
         let uses = node.uses.iter().map(|(flat_name, public)| {
             let flat_ident = format_ident!("{}", flat_name);
             let public_ident = format_ident!("{}", public);
-            // One public name per type: the module disambiguates (`agents::ps::ReviewerOutput`,
-            // `agents::nse::ReviewerOutput`); the unique name of the flat module is what
-            // signatures show, and the type's docs name its public path.
+            // One public name per type, unique outside the sibling envelope versions
+            // (`session_context::v1_0::Payload`, `v1_1::Payload`; the planner refuses any other
+            // repeat); the unique name of the flat module is what signatures show, and the
+            // type's docs name its public path.
             if flat_name == public {
                 quote!(pub use crate::#flat::#flat_ident;)
             } else {

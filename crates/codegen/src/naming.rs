@@ -19,7 +19,66 @@ pub const OVERRIDES: &[(&str, &str, &str)] = &[
     ("common/error.json", "", "ErrorRecord"),
     // The seed's unchecked reference (used by the agent outputs) keeps the plain name.
     ("common/artifacts.json", "/definitions/artifact_reference", "CheckedArtifactReference"),
+    // One name per concept (issue 27): a public name that another module's item also carries
+    // takes a name of its own; only sibling envelope versions share names (`v1_0::Payload`,
+    // `v1_1::Payload`), since they are one concept at two versions. `finish` refuses any other.
+    ("agents/ps/reporter_output.json", "", "PsReporterOutput"),
+    ("agents/nse/reporter_output.json", "", "NseReporterOutput"),
+    ("agents/ps/reviewer_output.json", "", "PsReviewerOutput"),
+    ("agents/nse/reviewer_output.json", "", "NseReviewerOutput"),
+    // Not `SchemaVersion`: the envelope's `v1_0::SchemaVersion` is another rule (1.x.y).
+    ("mission/metadata.json", "/definitions/schema_version", "MissionSchemaVersion"),
+    // Not `Code`: the error catalogue's `validation::codes::Code` is an error code.
+    ("mission/metadata.json", "/definitions/code", "MachineCode"),
+    // Not `Handoff`: `envelope::Handoff<P>` is the typed session-context handoff.
+    ("orchestration/handoff.json", "", "OrchestrationHandoff"),
+    // Not `AgentOutput`: the trait every agent output implements has that name.
+    ("infrastructure/checkpoint.json", "/definitions/agent_output", "CheckpointAgentOutput"),
 ];
+
+/// The public type and trait names of the runtime crate (`src/`), which no generated type may
+/// take (`tests/public_api.rs` checks the whole public API the same way). `Uuid` is absent:
+/// `common::Uuid` is a type alias of `formats::Uuid`, one type under two paths.
+pub const RUNTIME_NAMES: &[&str] = &[
+    "AgentInfo",
+    "AgentOutput",
+    "AnySessionContext",
+    "Basis",
+    "Code",
+    "Compatibility",
+    "Contract",
+    "Date",
+    "DateTime",
+    "Document",
+    "EcmaPattern",
+    "EnvelopeError",
+    "ExampleError",
+    "Extra",
+    "FormatError",
+    "Handoff",
+    "HandoffEnvelope",
+    "IdRole",
+    "IdUse",
+    "InvalidValue",
+    "Layer",
+    "Limited",
+    "Number",
+    "Numeric",
+    "Options",
+    "Report",
+    "SchemaInfo",
+    "True",
+    "Validate",
+    "Validator",
+    "Version",
+    "VersionError",
+];
+
+/// Whether `module` is a version module of the envelope (`session_context::v1_1`): sibling
+/// versions carry the same names for the same concepts.
+pub fn is_version(module: &[String]) -> bool {
+    module.first().is_some_and(|m| m == "session_context") && module.len() == 2
+}
 
 /// The module path of a schema file: its directory, plus the version for the envelope
 /// (`session_context/v1.0.0.json` → `session_context::v1_0`).

@@ -610,6 +610,46 @@ impl Planner<'_> {
         (kind, Value::Null)
     }
 
+    /// A public name is carried by one item: a name in two modules (other than the sibling
+    /// envelope versions, one concept at two versions) or a name of the runtime crate's own
+    /// items needs a naming override, so that modules glob-imported together never collide.
+    fn one_name_per_concept(&mut self) {
+        let mut first: HashMap<&str, &TypeDef> = HashMap::new();
+        let mut problems = Vec::new();
+        for t in &self.types {
+            if naming::RUNTIME_NAMES.contains(&t.public.as_str()) {
+                problems.push(Problem::new(
+                    &t.file,
+                    &t.pointer,
+                    format!("type name {} is the runtime crate's own; add a naming override", t.public),
+                ));
+            }
+            match first.get(t.public.as_str()) {
+                Some(other)
+                    if other.module != t.module
+                        && !(naming::is_version(&other.module) && naming::is_version(&t.module)) =>
+                {
+                    problems.push(Problem::new(
+                        &t.file,
+                        &t.pointer,
+                        format!(
+                            "type name {} is also public in {} ({}#{}); add a naming override",
+                            t.public,
+                            other.module.join("::"),
+                            other.file,
+                            other.pointer
+                        ),
+                    ));
+                }
+                Some(_) => {}
+                None => {
+                    first.insert(&t.public, t);
+                }
+            }
+        }
+        self.problems.extend(problems);
+    }
+
     fn finish(mut self) -> Result<Plan, Vec<Problem>> {
         // Flat names: the public name where it is unique, else prefixed by its module.
         let mut count: BTreeMap<String, usize> = BTreeMap::new();
@@ -635,6 +675,7 @@ impl Planner<'_> {
             let flat = if count[&public] > 1 { format!("{}{public}", naming::module_prefix(&module)) } else { public };
             self.types[index].flat = flat;
         }
+        self.one_name_per_concept();
         let flats: Vec<String> = self.types.iter().map(|t| t.flat.clone()).collect();
         let mut unique = flats.clone();
         unique.sort();

@@ -871,7 +871,7 @@ struct Site<'a> {
 
 impl Site<'_> {
     /// How a link names a planned type: its public name, qualified by its module when another
-    /// module has a type of the same name (`ps::ReviewerOutput`).
+    /// module has a type of the same name (`v1_1::Payload`).
     fn type_name(&self, t: &TypeDef) -> String {
         match t.module.last() {
             Some(module) if self.ambiguous.contains(&t.public) => format!("{module}::{}", t.public),

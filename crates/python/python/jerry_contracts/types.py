@@ -63,17 +63,6 @@ Schema: schemas/session_context/v1.0.0.json#/definitions/agent_model
 """
 
 
-class AgentOutput(TypedDict, total=False):
-    """One agent's output payload as captured in a checkpoint
-
-    Schema: schemas/infrastructure/checkpoint.json#/definitions/agent_output
-    """
-    agent_id: AgentId
-    # Any: schemas/infrastructure/checkpoint.json#/definitions/agent_output/properties/payload is an object of any members
-    payload: Dict[str, Any]
-    payload_schema_ref: str
-
-
 class _AgentReferenceRequired(TypedDict):
     """The required keys of AgentReference."""
 
@@ -136,7 +125,7 @@ class AggregationPacketRecommendedOutput(TypedDict, total=False):
 
     Schema: schemas/mission/aggregation_packet.json#/properties/recommended_output
     """
-    format: Code
+    format: MachineCode
 
 
 AggregationPacketSchemaName = Literal["aggregation_packet"]
@@ -604,6 +593,17 @@ class Checkpoint(_CheckpointRequired, total=False):
     status: CheckpointStatus
 
 
+class CheckpointAgentOutput(TypedDict, total=False):
+    """One agent's output payload as captured in a checkpoint
+
+    Schema: schemas/infrastructure/checkpoint.json#/definitions/agent_output
+    """
+    agent_id: AgentId
+    # Any: schemas/infrastructure/checkpoint.json#/definitions/agent_output/properties/payload is an object of any members
+    payload: Dict[str, Any]
+    payload_schema_ref: str
+
+
 CheckpointCompression = Literal["none", "lz4"]
 """Compression of the stored snapshot: none while active, lz4 once archived
 
@@ -633,13 +633,6 @@ class CircuitBreaker(TypedDict, total=False):
     """
     consecutive_failures: int
     reset_timeout: int
-
-
-Code = str
-"""Lower snake_case machine code naming a kind, class, route or scope
-
-Schema: schemas/mission/metadata.json#/definitions/code
-"""
 
 
 CognitiveMode = Literal["convergent", "divergent", "mixed"]
@@ -1090,29 +1083,6 @@ Schema: schemas/infrastructure/generator_critic.json#/properties/termination_rea
 """
 
 
-class _HandoffRequired(TypedDict):
-    """The required keys of Handoff."""
-
-    context: HandoffContext
-    expected_output: str
-    from_agent: str
-    instructions: str
-    timestamp: str
-    to_agent: str
-
-
-class Handoff(_HandoffRequired, total=False):
-    """Orchestration Handoff
-
-    Transfer of work from one agent to another with the full workflow context the receiver needs
-    to continue
-
-    Schema: schemas/orchestration/handoff.json
-    """
-    deadline: str
-    handoff_id: str
-
-
 _HandoffAckRequired = TypedDict(
     "_HandoffAckRequired",
     {
@@ -1139,21 +1109,6 @@ class HandoffAck(_HandoffAckRequired, _HandoffAckOptional):
 
     Schema: schemas/orchestration/handoff_ack.json
     """
-
-
-class HandoffContext(TypedDict, total=False):
-    """Workflow state carried across the handoff
-
-    Schema: schemas/orchestration/handoff.json#/properties/context
-    """
-    assumptions: List[str]
-    blockers: List[str]
-    completed_stages: List[str]
-    current_stage: str
-    evidence_collected: List[Evidence]
-    memory_refs: List[str]
-    todos_remaining: List[Todo]
-    user_objective: str
 
 
 class _IntegrationInterfaceRequired(TypedDict):
@@ -1483,6 +1438,13 @@ Schema: schemas/mission/librarian_pass.json#/properties/schema_name
 """
 
 
+MachineCode = str
+"""Lower snake_case machine code naming a kind, class, route or scope
+
+Schema: schemas/mission/metadata.json#/definitions/code
+"""
+
+
 class _MetricsRequired(TypedDict):
     """The required keys of Metrics."""
 
@@ -1552,14 +1514,14 @@ class _MissionEnvelopeRequired(TypedDict):
     actor_id: ActorId
     created_at: CreatedAt
     mission_id: MissionId
-    mission_type: Code
+    mission_type: MachineCode
     normalized_goal: str
-    origin_surface: Code
+    origin_surface: MachineCode
     producer: Producer
     risk_level: Level
     schema_name: MissionEnvelopeSchemaName
     schema_version: Literal["v1"]
-    sensitivity_class: Code
+    sensitivity_class: MachineCode
     tenant_id: TenantId
     user_goal: str
 
@@ -1572,9 +1534,9 @@ class MissionEnvelope(_MissionEnvelopeRequired, total=False):
 
     Schema: schemas/mission/mission_envelope.json
     """
-    actor_role: Code
+    actor_role: MachineCode
     context_refs: MissionEnvelopeContextRefs
-    requested_outputs: List[Code]
+    requested_outputs: List[MachineCode]
     time_budget_ms: int
     token_budget: int
 
@@ -1647,8 +1609,8 @@ class MissionTaskGraphTask(_MissionTaskGraphTaskRequired, total=False):
     """
     allowed_tools: List[ToolName]
     depends_on: List[TaskId]
-    required_capabilities: List[Code]
-    required_data_scopes: List[Code]
+    required_capabilities: List[MachineCode]
+    required_data_scopes: List[MachineCode]
     role_type: RoleType
     success_criteria: List[str]
 
@@ -1693,6 +1655,28 @@ NseReporterAgentId = Literal["nse-reporter"]
 """
 
 
+class _NseReporterKeyIssueRequired(TypedDict):
+    """The required keys of NseReporterKeyIssue."""
+
+    issue: str
+    severity: Severity
+    status: str
+
+
+class NseReporterKeyIssue(_NseReporterKeyIssueRequired, total=False):
+    """Schema: schemas/agents/nse/reporter_output.json#/properties/key_issues/items
+    """
+    action_required: str
+    owner: str
+
+
+NseReporterLifecyclePhase = Literal["pre_phase_a", "phase_a", "phase_b", "phase_c", "phase_d", "phase_e", "phase_f"]
+"""NASA project lifecycle phase
+
+Schema: schemas/agents/nse/reporter_output.json#/properties/lifecycle_phase
+"""
+
+
 class _NseReporterOutputRequired(TypedDict):
     """The required keys of NseReporterOutput."""
 
@@ -1700,7 +1684,7 @@ class _NseReporterOutputRequired(TypedDict):
     executive_summary: str
     nasa_processes: List[NasaProcessReference]
     report_type: NseReporterReportType
-    se_metrics: ReporterSeMetrics
+    se_metrics: NseReporterSeMetrics
 
 
 class NseReporterOutput(_NseReporterOutputRequired, total=False):
@@ -1714,16 +1698,103 @@ class NseReporterOutput(_NseReporterOutputRequired, total=False):
     cognitive_mode: Literal["convergent"]
     confidence: ConfidenceScore
     disclaimer_included: Literal[True]
-    key_issues: List[ReporterKeyIssue]
-    lifecycle_phase: ReporterLifecyclePhase
+    key_issues: List[NseReporterKeyIssue]
+    lifecycle_phase: NseReporterLifecyclePhase
     output_levels: OutputLevel
-    reporting_period: ReporterReportingPeriod
+    reporting_period: NseReporterReportingPeriod
     source_agents: List[AgentId]
-    upcoming_reviews: List[ReporterUpcomingReview]
+    upcoming_reviews: List[NseReporterUpcomingReview]
 
 
 NseReporterReportType = Literal["monthly_status", "review_package", "metrics_dashboard", "milestone_report", "risk_report"]
 """Schema: schemas/agents/nse/reporter_output.json#/properties/report_type
+"""
+
+
+class NseReporterReportingPeriod(TypedDict, total=False):
+    """Schema: schemas/agents/nse/reporter_output.json#/properties/reporting_period
+    """
+    end_date: str
+    start_date: str
+
+
+class NseReporterSeMetrics(TypedDict, total=False):
+    """Systems Engineering metrics per NASA-HDBK-1009A
+
+    Schema: schemas/agents/nse/reporter_output.json#/properties/se_metrics
+    """
+    configuration: NseReporterSeMetricsConfiguration
+    interfaces: NseReporterSeMetricsInterfaces
+    requirements: NseReporterSeMetricsRequirements
+    risks: NseReporterSeMetricsRisks
+    verification: NseReporterSeMetricsVerification
+
+
+class NseReporterSeMetricsConfiguration(TypedDict, total=False):
+    """Schema:
+    schemas/agents/nse/reporter_output.json#/properties/se_metrics/properties/configuration
+    """
+    baselines_established: int
+    ccb_actions_open: int
+    pending_changes: int
+
+
+class NseReporterSeMetricsInterfaces(TypedDict, total=False):
+    """Schema: schemas/agents/nse/reporter_output.json#/properties/se_metrics/properties/interfaces
+    """
+    defined: int
+    issues_open: int
+    total: int
+    verified: int
+
+
+class NseReporterSeMetricsRequirements(TypedDict, total=False):
+    """Schema:
+    schemas/agents/nse/reporter_output.json#/properties/se_metrics/properties/requirements
+    """
+    approved: int
+    total: int
+    traced: int
+    verified: int
+    volatility_percentage: float
+
+
+class NseReporterSeMetricsRisks(TypedDict, total=False):
+    """Schema: schemas/agents/nse/reporter_output.json#/properties/se_metrics/properties/risks
+    """
+    burn_down_trend: NseReporterSeMetricsRisksBurnDownTrend
+    critical: int
+    mitigated: int
+    total: int
+
+
+NseReporterSeMetricsRisksBurnDownTrend = Literal["improving", "stable", "degrading"]
+"""Schema:
+schemas/agents/nse/reporter_output.json#/properties/se_metrics/properties/risks/properties/burn_down_trend
+"""
+
+
+class NseReporterSeMetricsVerification(TypedDict, total=False):
+    """Schema:
+    schemas/agents/nse/reporter_output.json#/properties/se_metrics/properties/verification
+    """
+    coverage_percentage: float
+    tests_failed: int
+    tests_passed: int
+    total_tests: int
+
+
+class NseReporterUpcomingReview(TypedDict, total=False):
+    """Schema: schemas/agents/nse/reporter_output.json#/properties/upcoming_reviews/items
+    """
+    readiness_status: NseReporterUpcomingReviewReadinessStatus
+    review_type: str
+    scheduled_date: str
+
+
+NseReporterUpcomingReviewReadinessStatus = Literal["on_track", "at_risk", "not_ready"]
+"""Schema:
+schemas/agents/nse/reporter_output.json#/properties/upcoming_reviews/items/properties/readiness_status
 """
 
 
@@ -1737,6 +1808,40 @@ NseReviewerAgentId = Literal["nse-reviewer"]
 """
 
 
+class _NseReviewerAssessmentRequired(TypedDict):
+    """The required keys of NseReviewerAssessment."""
+
+    entry_criteria_met: bool
+    exit_criteria_met: bool
+
+
+class NseReviewerAssessment(_NseReviewerAssessmentRequired, total=False):
+    """Schema: schemas/agents/nse/reviewer_output.json#/properties/assessment
+    """
+    criteria_details: List[NseReviewerAssessmentCriteriaDetail]
+
+
+class _NseReviewerAssessmentCriteriaDetailRequired(TypedDict):
+    """The required keys of NseReviewerAssessmentCriteriaDetail."""
+
+    criterion: str
+    status: NseReviewerAssessmentCriteriaDetailStatus
+
+
+class NseReviewerAssessmentCriteriaDetail(_NseReviewerAssessmentCriteriaDetailRequired, total=False):
+    """Schema:
+    schemas/agents/nse/reviewer_output.json#/properties/assessment/properties/criteria_details/items
+    """
+    evidence: str
+    notes: str
+
+
+NseReviewerAssessmentCriteriaDetailStatus = Literal["met", "partially_met", "not_met", "not_applicable"]
+"""Schema:
+schemas/agents/nse/reviewer_output.json#/properties/assessment/properties/criteria_details/items/properties/status
+"""
+
+
 NseReviewerNextAgentHint = Literal["nse-reporter", "nse-configuration"]
 """Schema: schemas/agents/nse/reviewer_output.json#/properties/next_agent_hint
 """
@@ -1746,10 +1851,10 @@ class _NseReviewerOutputRequired(TypedDict):
     """The required keys of NseReviewerOutput."""
 
     agent_id: NseReviewerAgentId
-    assessment: ReviewerAssessment
+    assessment: NseReviewerAssessment
     nasa_processes: List[NasaProcessReference]
-    review_type: ReviewerReviewType
-    rrids: List[ReviewerRrid]
+    review_type: NseReviewerReviewType
+    rrids: List[NseReviewerRrid]
     verdict: NseReviewerVerdict
 
 
@@ -1770,6 +1875,42 @@ class NseReviewerOutput(_NseReviewerOutputRequired, total=False):
     review_subject: str
 
 
+NseReviewerReviewType = Literal["SRR", "SDR", "PDR", "CDR", "TRR", "ORR", "FRR", "peer_review", "technical_assessment"]
+"""NASA review type per NPR 7123.1D
+
+Schema: schemas/agents/nse/reviewer_output.json#/properties/review_type
+"""
+
+
+class _NseReviewerRridRequired(TypedDict):
+    """The required keys of NseReviewerRrid."""
+
+    id: str
+    severity: Severity
+    status: NseReviewerRridStatus
+    title: str
+    type: NseReviewerRridType
+
+
+class NseReviewerRrid(_NseReviewerRridRequired, total=False):
+    """Schema: schemas/agents/nse/reviewer_output.json#/properties/rrids/items
+    """
+    description: str
+    due_date: str
+    owner: str
+    resolution: str
+
+
+NseReviewerRridStatus = Literal["open", "in_progress", "closed", "deferred"]
+"""Schema: schemas/agents/nse/reviewer_output.json#/properties/rrids/items/properties/status
+"""
+
+
+NseReviewerRridType = Literal["action", "concern", "observation", "recommendation"]
+"""Schema: schemas/agents/nse/reviewer_output.json#/properties/rrids/items/properties/type
+"""
+
+
 NseReviewerVerdict = Literal["proceed", "proceed_with_rfa", "conditional", "no_proceed"]
 """Review board verdict
 
@@ -1785,6 +1926,44 @@ NseRiskAgentId = Literal["nse-risk"]
 NseVerificationAgentId = Literal["nse-verification"]
 """Schema: schemas/agents/nse/verification_output.json#/properties/agent_id
 """
+
+
+class _OrchestrationHandoffRequired(TypedDict):
+    """The required keys of OrchestrationHandoff."""
+
+    context: OrchestrationHandoffContext
+    expected_output: str
+    from_agent: str
+    instructions: str
+    timestamp: str
+    to_agent: str
+
+
+class OrchestrationHandoff(_OrchestrationHandoffRequired, total=False):
+    """Orchestration Handoff
+
+    Transfer of work from one agent to another with the full workflow context the receiver needs
+    to continue
+
+    Schema: schemas/orchestration/handoff.json
+    """
+    deadline: str
+    handoff_id: str
+
+
+class OrchestrationHandoffContext(TypedDict, total=False):
+    """Workflow state carried across the handoff
+
+    Schema: schemas/orchestration/handoff.json#/properties/context
+    """
+    assumptions: List[str]
+    blockers: List[str]
+    completed_stages: List[str]
+    current_stage: str
+    evidence_collected: List[Evidence]
+    memory_refs: List[str]
+    todos_remaining: List[Todo]
+    user_objective: str
 
 
 OutputAgentId = Literal["ps-researcher", "ps-analyst", "ps-architect", "ps-investigator", "ps-reporter", "ps-reviewer", "ps-synthesizer", "ps-validator", "nse-requirements", "nse-risk", "nse-architecture", "nse-reviewer", "nse-verification", "nse-integration", "nse-configuration", "nse-reporter"]
@@ -1868,7 +2047,7 @@ class PolicyDecision(_PolicyDecisionRequired, total=False):
     actor_id: ActorId
     created_at: CreatedAt
     decision_id: ArtifactId
-    decision_type: Code
+    decision_type: MachineCode
     mission_id: MissionId
     producer: Producer
     reason: str
@@ -1921,15 +2100,15 @@ class PromptPackage(_PromptPackageRequired, total=False):
     actor_id: ActorId
     constraints: PromptPackageConstraints
     created_at: CreatedAt
-    examples_used: List[Code]
+    examples_used: List[MachineCode]
     mission_id: MissionId
-    model_route: Code
+    model_route: MachineCode
     package_id: ArtifactId
     producer: Producer
     role_type: RoleType
     system_prompt: str
     task_id: TaskId
-    template_id: Code
+    template_id: MachineCode
     template_version: MissionSchemaVersion
     tenant_id: TenantId
     tool_scope: List[ToolName]
@@ -1971,13 +2150,36 @@ PsReporterAgentId = Literal["ps-reporter"]
 """
 
 
+class _PsReporterBlockerRequired(TypedDict):
+    """The required keys of PsReporterBlocker."""
+
+    description: str
+    severity: Severity
+
+
+class PsReporterBlocker(_PsReporterBlockerRequired, total=False):
+    """Schema: schemas/agents/ps/reporter_output.json#/properties/blockers/items
+    """
+    eta_resolution: str
+    owner: str
+
+
+class PsReporterMetrics(TypedDict, total=False):
+    """Schema: schemas/agents/ps/reporter_output.json#/properties/metrics
+    """
+    completion_percentage: float
+    tasks_blocked: int
+    tasks_completed: int
+    tasks_in_progress: int
+
+
 class _PsReporterOutputRequired(TypedDict):
     """The required keys of PsReporterOutput."""
 
     agent_id: PsReporterAgentId
     executive_summary: str
     report_type: PsReporterReportType
-    status: ReporterStatus
+    status: PsReporterStatus
 
 
 class PsReporterOutput(_PsReporterOutputRequired, total=False):
@@ -1988,11 +2190,11 @@ class PsReporterOutput(_PsReporterOutputRequired, total=False):
     Schema: schemas/agents/ps/reporter_output.json
     """
     artifacts: List[ArtifactReference]
-    blockers: List[ReporterBlocker]
+    blockers: List[PsReporterBlocker]
     cognitive_mode: Literal["convergent"]
     confidence: ConfidenceScore
     key_accomplishments: List[str]
-    metrics: ReporterMetrics
+    metrics: PsReporterMetrics
     next_steps: List[str]
     output_levels: OutputLevel
     risks_escalated: List[str]
@@ -2000,6 +2202,11 @@ class PsReporterOutput(_PsReporterOutputRequired, total=False):
 
 PsReporterReportType = Literal["status", "progress", "milestone", "incident", "summary"]
 """Schema: schemas/agents/ps/reporter_output.json#/properties/report_type
+"""
+
+
+PsReporterStatus = Literal["on_track", "at_risk", "blocked", "completed", "cancelled"]
+"""Schema: schemas/agents/ps/reporter_output.json#/properties/status
 """
 
 
@@ -2013,6 +2220,27 @@ PsReviewerAgentId = Literal["ps-reviewer"]
 """
 
 
+class _PsReviewerFindingRequired(TypedDict):
+    """The required keys of PsReviewerFinding."""
+
+    description: str
+    id: str
+    type: PsReviewerFindingType
+
+
+class PsReviewerFinding(_PsReviewerFindingRequired, total=False):
+    """Schema: schemas/agents/ps/reviewer_output.json#/properties/findings/items
+    """
+    location: str
+    severity: Severity
+    suggested_fix: str
+
+
+PsReviewerFindingType = Literal["defect", "improvement", "question", "observation"]
+"""Schema: schemas/agents/ps/reviewer_output.json#/properties/findings/items/properties/type
+"""
+
+
 PsReviewerNextAgentHint = Literal["ps-validator", "ps-synthesizer"]
 """Schema: schemas/agents/ps/reviewer_output.json#/properties/next_agent_hint
 """
@@ -2022,8 +2250,8 @@ class _PsReviewerOutputRequired(TypedDict):
     """The required keys of PsReviewerOutput."""
 
     agent_id: PsReviewerAgentId
-    findings: List[ReviewerFinding]
-    review_criteria: List[ReviewerReviewCriterion]
+    findings: List[PsReviewerFinding]
+    review_criteria: List[PsReviewerReviewCriterion]
     review_subject: str
     verdict: PsReviewerVerdict
 
@@ -2042,6 +2270,25 @@ class PsReviewerOutput(_PsReviewerOutputRequired, total=False):
     next_agent_hint: Optional[PsReviewerNextAgentHint]
     output_levels: OutputLevel
     revision_required: bool
+
+
+class _PsReviewerReviewCriterionRequired(TypedDict):
+    """The required keys of PsReviewerReviewCriterion."""
+
+    criterion: str
+    result: PsReviewerReviewCriterionResult
+
+
+class PsReviewerReviewCriterion(_PsReviewerReviewCriterionRequired, total=False):
+    """Schema: schemas/agents/ps/reviewer_output.json#/properties/review_criteria/items
+    """
+    notes: str
+
+
+PsReviewerReviewCriterionResult = Literal["pass", "fail", "partial", "not_applicable"]
+"""Schema:
+schemas/agents/ps/reviewer_output.json#/properties/review_criteria/items/properties/result
+"""
 
 
 PsReviewerVerdict = Literal["approved", "approved_with_comments", "needs_revision", "rejected"]
@@ -2097,143 +2344,6 @@ class Recovery(TypedDict):
     state_before: str
     success: bool
     trigger: str
-
-
-class _ReporterBlockerRequired(TypedDict):
-    """The required keys of ReporterBlocker."""
-
-    description: str
-    severity: Severity
-
-
-class ReporterBlocker(_ReporterBlockerRequired, total=False):
-    """Schema: schemas/agents/ps/reporter_output.json#/properties/blockers/items
-    """
-    eta_resolution: str
-    owner: str
-
-
-class _ReporterKeyIssueRequired(TypedDict):
-    """The required keys of ReporterKeyIssue."""
-
-    issue: str
-    severity: Severity
-    status: str
-
-
-class ReporterKeyIssue(_ReporterKeyIssueRequired, total=False):
-    """Schema: schemas/agents/nse/reporter_output.json#/properties/key_issues/items
-    """
-    action_required: str
-    owner: str
-
-
-ReporterLifecyclePhase = Literal["pre_phase_a", "phase_a", "phase_b", "phase_c", "phase_d", "phase_e", "phase_f"]
-"""NASA project lifecycle phase
-
-Schema: schemas/agents/nse/reporter_output.json#/properties/lifecycle_phase
-"""
-
-
-class ReporterMetrics(TypedDict, total=False):
-    """Schema: schemas/agents/ps/reporter_output.json#/properties/metrics
-    """
-    completion_percentage: float
-    tasks_blocked: int
-    tasks_completed: int
-    tasks_in_progress: int
-
-
-class ReporterReportingPeriod(TypedDict, total=False):
-    """Schema: schemas/agents/nse/reporter_output.json#/properties/reporting_period
-    """
-    end_date: str
-    start_date: str
-
-
-class ReporterSeMetrics(TypedDict, total=False):
-    """Systems Engineering metrics per NASA-HDBK-1009A
-
-    Schema: schemas/agents/nse/reporter_output.json#/properties/se_metrics
-    """
-    configuration: ReporterSeMetricsConfiguration
-    interfaces: ReporterSeMetricsInterfaces
-    requirements: ReporterSeMetricsRequirements
-    risks: ReporterSeMetricsRisks
-    verification: ReporterSeMetricsVerification
-
-
-class ReporterSeMetricsConfiguration(TypedDict, total=False):
-    """Schema:
-    schemas/agents/nse/reporter_output.json#/properties/se_metrics/properties/configuration
-    """
-    baselines_established: int
-    ccb_actions_open: int
-    pending_changes: int
-
-
-class ReporterSeMetricsInterfaces(TypedDict, total=False):
-    """Schema: schemas/agents/nse/reporter_output.json#/properties/se_metrics/properties/interfaces
-    """
-    defined: int
-    issues_open: int
-    total: int
-    verified: int
-
-
-class ReporterSeMetricsRequirements(TypedDict, total=False):
-    """Schema:
-    schemas/agents/nse/reporter_output.json#/properties/se_metrics/properties/requirements
-    """
-    approved: int
-    total: int
-    traced: int
-    verified: int
-    volatility_percentage: float
-
-
-class ReporterSeMetricsRisks(TypedDict, total=False):
-    """Schema: schemas/agents/nse/reporter_output.json#/properties/se_metrics/properties/risks
-    """
-    burn_down_trend: ReporterSeMetricsRisksBurnDownTrend
-    critical: int
-    mitigated: int
-    total: int
-
-
-ReporterSeMetricsRisksBurnDownTrend = Literal["improving", "stable", "degrading"]
-"""Schema:
-schemas/agents/nse/reporter_output.json#/properties/se_metrics/properties/risks/properties/burn_down_trend
-"""
-
-
-class ReporterSeMetricsVerification(TypedDict, total=False):
-    """Schema:
-    schemas/agents/nse/reporter_output.json#/properties/se_metrics/properties/verification
-    """
-    coverage_percentage: float
-    tests_failed: int
-    tests_passed: int
-    total_tests: int
-
-
-ReporterStatus = Literal["on_track", "at_risk", "blocked", "completed", "cancelled"]
-"""Schema: schemas/agents/ps/reporter_output.json#/properties/status
-"""
-
-
-class ReporterUpcomingReview(TypedDict, total=False):
-    """Schema: schemas/agents/nse/reporter_output.json#/properties/upcoming_reviews/items
-    """
-    readiness_status: ReporterUpcomingReviewReadinessStatus
-    review_type: str
-    scheduled_date: str
-
-
-ReporterUpcomingReviewReadinessStatus = Literal["on_track", "at_risk", "not_ready"]
-"""Schema:
-schemas/agents/nse/reporter_output.json#/properties/upcoming_reviews/items/properties/readiness_status
-"""
 
 
 class _RequirementRequired(TypedDict):
@@ -2378,7 +2488,7 @@ class ResearchArtifact(_ResearchArtifactRequired, total=False):
     created_at: CreatedAt
     mission_id: MissionId
     producer: Producer
-    provider: Code
+    provider: MachineCode
     query: str
     task_id: TaskId
     tenant_id: TenantId
@@ -2392,7 +2502,7 @@ class ResearchArtifactResult(TypedDict, total=False):
     confidence: Confidence
     retrieved_at: str
     snippet: str
-    source_type: Code
+    source_type: MachineCode
     title: str
     url: str
 
@@ -2600,116 +2710,6 @@ Schema: schemas/mission/review_packet.json#/properties/schema_name
 """
 
 
-class _ReviewerAssessmentRequired(TypedDict):
-    """The required keys of ReviewerAssessment."""
-
-    entry_criteria_met: bool
-    exit_criteria_met: bool
-
-
-class ReviewerAssessment(_ReviewerAssessmentRequired, total=False):
-    """Schema: schemas/agents/nse/reviewer_output.json#/properties/assessment
-    """
-    criteria_details: List[ReviewerAssessmentCriteriaDetail]
-
-
-class _ReviewerAssessmentCriteriaDetailRequired(TypedDict):
-    """The required keys of ReviewerAssessmentCriteriaDetail."""
-
-    criterion: str
-    status: ReviewerAssessmentCriteriaDetailStatus
-
-
-class ReviewerAssessmentCriteriaDetail(_ReviewerAssessmentCriteriaDetailRequired, total=False):
-    """Schema:
-    schemas/agents/nse/reviewer_output.json#/properties/assessment/properties/criteria_details/items
-    """
-    evidence: str
-    notes: str
-
-
-ReviewerAssessmentCriteriaDetailStatus = Literal["met", "partially_met", "not_met", "not_applicable"]
-"""Schema:
-schemas/agents/nse/reviewer_output.json#/properties/assessment/properties/criteria_details/items/properties/status
-"""
-
-
-class _ReviewerFindingRequired(TypedDict):
-    """The required keys of ReviewerFinding."""
-
-    description: str
-    id: str
-    type: ReviewerFindingType
-
-
-class ReviewerFinding(_ReviewerFindingRequired, total=False):
-    """Schema: schemas/agents/ps/reviewer_output.json#/properties/findings/items
-    """
-    location: str
-    severity: Severity
-    suggested_fix: str
-
-
-ReviewerFindingType = Literal["defect", "improvement", "question", "observation"]
-"""Schema: schemas/agents/ps/reviewer_output.json#/properties/findings/items/properties/type
-"""
-
-
-class _ReviewerReviewCriterionRequired(TypedDict):
-    """The required keys of ReviewerReviewCriterion."""
-
-    criterion: str
-    result: ReviewerReviewCriterionResult
-
-
-class ReviewerReviewCriterion(_ReviewerReviewCriterionRequired, total=False):
-    """Schema: schemas/agents/ps/reviewer_output.json#/properties/review_criteria/items
-    """
-    notes: str
-
-
-ReviewerReviewCriterionResult = Literal["pass", "fail", "partial", "not_applicable"]
-"""Schema:
-schemas/agents/ps/reviewer_output.json#/properties/review_criteria/items/properties/result
-"""
-
-
-ReviewerReviewType = Literal["SRR", "SDR", "PDR", "CDR", "TRR", "ORR", "FRR", "peer_review", "technical_assessment"]
-"""NASA review type per NPR 7123.1D
-
-Schema: schemas/agents/nse/reviewer_output.json#/properties/review_type
-"""
-
-
-class _ReviewerRridRequired(TypedDict):
-    """The required keys of ReviewerRrid."""
-
-    id: str
-    severity: Severity
-    status: ReviewerRridStatus
-    title: str
-    type: ReviewerRridType
-
-
-class ReviewerRrid(_ReviewerRridRequired, total=False):
-    """Schema: schemas/agents/nse/reviewer_output.json#/properties/rrids/items
-    """
-    description: str
-    due_date: str
-    owner: str
-    resolution: str
-
-
-ReviewerRridStatus = Literal["open", "in_progress", "closed", "deferred"]
-"""Schema: schemas/agents/nse/reviewer_output.json#/properties/rrids/items/properties/status
-"""
-
-
-ReviewerRridType = Literal["action", "concern", "observation", "recommendation"]
-"""Schema: schemas/agents/nse/reviewer_output.json#/properties/rrids/items/properties/type
-"""
-
-
 class _RiskRequired(TypedDict):
     """The required keys of Risk."""
 
@@ -2844,6 +2844,13 @@ Schema: schemas/mission/metadata.json#/definitions/role_type
 """
 
 
+SchemaVersion = str
+"""Envelope version (semver); any 1.x.y, since minor versions only add optional fields
+
+Schema: schemas/session_context/v1.0.0.json#/definitions/schema_version
+"""
+
+
 SessionId = str
 """Session identifier, e.g. sess-2026-01-10-xyz789 or a UUID
 
@@ -2942,7 +2949,7 @@ class State(TypedDict):
     Schema: schemas/infrastructure/checkpoint.json#/definitions/state
     """
     errors: List[ErrorRecord]
-    outputs: List[AgentOutput]
+    outputs: List[CheckpointAgentOutput]
     session_context: V11SessionContext
 
 
@@ -3170,18 +3177,11 @@ class V10Payload(_V10PayloadRequired, total=False):
     recommendations: List[str]
 
 
-V10SchemaVersion = str
-"""Envelope version (semver); any 1.x.y, since minor versions only add optional fields
-
-Schema: schemas/session_context/v1.0.0.json#/definitions/schema_version
-"""
-
-
 class _V10SessionContextRequired(TypedDict):
     """The required keys of V10SessionContext."""
 
     payload: V10Payload
-    schema_version: V10SchemaVersion
+    schema_version: SchemaVersion
     session_id: SessionId
     source_agent: AgentReference
     target_agent: AgentReference
@@ -3212,7 +3212,7 @@ class _V11SessionContextRequired(TypedDict):
     """The required keys of V11SessionContext."""
 
     payload: V11Payload
-    schema_version: V10SchemaVersion
+    schema_version: SchemaVersion
     session_id: SessionId
     source_agent: AgentReference
     target_agent: AgentReference
@@ -3547,7 +3547,7 @@ Schema: schemas/session_context/v1.1.0.json#/definitions/workflow_state/properti
 class _WritebackProposalRequired(TypedDict):
     """The required keys of WritebackProposal."""
 
-    action_type: Code
+    action_type: MachineCode
     schema_name: WritebackProposalSchemaName
     schema_version: Literal["v1"]
     target_entity_id: EntityId
@@ -3640,7 +3640,7 @@ BY_SCHEMA: Dict[str, Any] = {
     "common/types#/definitions/test_id": TestId,
     "common/types#/definitions/uuid": Uuid,
     "infrastructure/checkpoint": Checkpoint,
-    "infrastructure/checkpoint#/definitions/agent_output": AgentOutput,
+    "infrastructure/checkpoint#/definitions/agent_output": CheckpointAgentOutput,
     "infrastructure/checkpoint#/definitions/artifact_checksum": ArtifactChecksum,
     "infrastructure/checkpoint#/definitions/state": State,
     "infrastructure/generator_critic": GeneratorCritic,
@@ -3656,7 +3656,7 @@ BY_SCHEMA: Dict[str, Any] = {
     "mission/librarian_pass": LibrarianPass,
     "mission/metadata#/definitions/actor_id": ActorId,
     "mission/metadata#/definitions/artifact_id": ArtifactId,
-    "mission/metadata#/definitions/code": Code,
+    "mission/metadata#/definitions/code": MachineCode,
     "mission/metadata#/definitions/confidence": Confidence,
     "mission/metadata#/definitions/created_at": CreatedAt,
     "mission/metadata#/definitions/entity_id": EntityId,
@@ -3679,7 +3679,7 @@ BY_SCHEMA: Dict[str, Any] = {
     "mission/writeback_proposal": WritebackProposal,
     "orchestration/conflict": Conflict,
     "orchestration/evidence": Evidence,
-    "orchestration/handoff": Handoff,
+    "orchestration/handoff": OrchestrationHandoff,
     "orchestration/handoff_ack": HandoffAck,
     "orchestration/metrics": Metrics,
     "orchestration/recovery": Recovery,
@@ -3693,7 +3693,7 @@ BY_SCHEMA: Dict[str, Any] = {
     "session_context/v1.0.0#/definitions/agent_model": AgentModel,
     "session_context/v1.0.0#/definitions/agent_reference": AgentReference,
     "session_context/v1.0.0#/definitions/payload": V10Payload,
-    "session_context/v1.0.0#/definitions/schema_version": V10SchemaVersion,
+    "session_context/v1.0.0#/definitions/schema_version": SchemaVersion,
     "session_context/v1.0.0#/definitions/session_id": SessionId,
     "session_context/v1.0.0#/definitions/trace": Trace,
     "session_context/v1.1.0": V11SessionContext,
@@ -3711,7 +3711,6 @@ __all__ = [
     "AgentFamily",
     "AgentId",
     "AgentModel",
-    "AgentOutput",
     "AgentReference",
     "AggregationPacket",
     "AggregationPacketEvidenceMatrix",
@@ -3757,11 +3756,11 @@ __all__ = [
     "BlockerId",
     "CheckedArtifactReference",
     "Checkpoint",
+    "CheckpointAgentOutput",
     "CheckpointCompression",
     "CheckpointStatus",
     "Checksum",
     "CircuitBreaker",
-    "Code",
     "CognitiveMode",
     "ComponentConfidence",
     "Confidence",
@@ -3804,9 +3803,7 @@ __all__ = [
     "GeneratorCritic",
     "GeneratorCriticSection",
     "GeneratorCriticTerminationReason",
-    "Handoff",
     "HandoffAck",
-    "HandoffContext",
     "IntegrationInterface",
     "IntegrationInterfaceDestination",
     "IntegrationInterfaceIssue",
@@ -3836,6 +3833,7 @@ __all__ = [
     "LibrarianPassCachedPreview",
     "LibrarianPassRecommendedQuery",
     "LibrarianPassSchemaName",
+    "MachineCode",
     "Metrics",
     "MetricsAgents",
     "MetricsEvidence",
@@ -3855,15 +3853,36 @@ __all__ = [
     "NseConfigurationAgentId",
     "NseIntegrationAgentId",
     "NseReporterAgentId",
+    "NseReporterKeyIssue",
+    "NseReporterLifecyclePhase",
     "NseReporterOutput",
     "NseReporterReportType",
+    "NseReporterReportingPeriod",
+    "NseReporterSeMetrics",
+    "NseReporterSeMetricsConfiguration",
+    "NseReporterSeMetricsInterfaces",
+    "NseReporterSeMetricsRequirements",
+    "NseReporterSeMetricsRisks",
+    "NseReporterSeMetricsRisksBurnDownTrend",
+    "NseReporterSeMetricsVerification",
+    "NseReporterUpcomingReview",
+    "NseReporterUpcomingReviewReadinessStatus",
     "NseRequirementsAgentId",
     "NseReviewerAgentId",
+    "NseReviewerAssessment",
+    "NseReviewerAssessmentCriteriaDetail",
+    "NseReviewerAssessmentCriteriaDetailStatus",
     "NseReviewerNextAgentHint",
     "NseReviewerOutput",
+    "NseReviewerReviewType",
+    "NseReviewerRrid",
+    "NseReviewerRridStatus",
+    "NseReviewerRridType",
     "NseReviewerVerdict",
     "NseRiskAgentId",
     "NseVerificationAgentId",
+    "OrchestrationHandoff",
+    "OrchestrationHandoffContext",
     "OutputAgentId",
     "OutputLevel",
     "ParallelExecution",
@@ -3881,33 +3900,25 @@ __all__ = [
     "PsArchitectAgentId",
     "PsInvestigatorAgentId",
     "PsReporterAgentId",
+    "PsReporterBlocker",
+    "PsReporterMetrics",
     "PsReporterOutput",
     "PsReporterReportType",
+    "PsReporterStatus",
     "PsResearcherAgentId",
     "PsReviewerAgentId",
+    "PsReviewerFinding",
+    "PsReviewerFindingType",
     "PsReviewerNextAgentHint",
     "PsReviewerOutput",
+    "PsReviewerReviewCriterion",
+    "PsReviewerReviewCriterionResult",
     "PsReviewerVerdict",
     "PsSynthesizerAgentId",
     "PsValidatorAgentId",
     "Question",
     "QuestionId",
     "Recovery",
-    "ReporterBlocker",
-    "ReporterKeyIssue",
-    "ReporterLifecyclePhase",
-    "ReporterMetrics",
-    "ReporterReportingPeriod",
-    "ReporterSeMetrics",
-    "ReporterSeMetricsConfiguration",
-    "ReporterSeMetricsInterfaces",
-    "ReporterSeMetricsRequirements",
-    "ReporterSeMetricsRisks",
-    "ReporterSeMetricsRisksBurnDownTrend",
-    "ReporterSeMetricsVerification",
-    "ReporterStatus",
-    "ReporterUpcomingReview",
-    "ReporterUpcomingReviewReadinessStatus",
     "Requirement",
     "RequirementId",
     "RequirementPriority",
@@ -3938,17 +3949,6 @@ __all__ = [
     "ReviewPacketApprovedOutput",
     "ReviewPacketIssue",
     "ReviewPacketSchemaName",
-    "ReviewerAssessment",
-    "ReviewerAssessmentCriteriaDetail",
-    "ReviewerAssessmentCriteriaDetailStatus",
-    "ReviewerFinding",
-    "ReviewerFindingType",
-    "ReviewerReviewCriterion",
-    "ReviewerReviewCriterionResult",
-    "ReviewerReviewType",
-    "ReviewerRrid",
-    "ReviewerRridStatus",
-    "ReviewerRridType",
     "Risk",
     "RiskCategory",
     "RiskId",
@@ -3962,6 +3962,7 @@ __all__ = [
     "RiskOutput",
     "RiskTrends",
     "RoleType",
+    "SchemaVersion",
     "SessionId",
     "Severity",
     "Skill",
@@ -3991,7 +3992,6 @@ __all__ = [
     "Trace",
     "Uuid",
     "V10Payload",
-    "V10SchemaVersion",
     "V10SessionContext",
     "V11Payload",
     "V11SessionContext",
