@@ -114,7 +114,35 @@ impl garde::Validate for AnySessionContext {
     }
 }
 
+/// The gate on the envelope of either version (see [`Validate`]).
+impl Validate for AnySessionContext {
+    fn validate(&self) -> Report {
+        match self {
+            Self::V1_0(envelope) => envelope.validate(),
+            Self::V1_1(envelope) => envelope.validate(),
+        }
+    }
+
+    fn validate_schema(&self) -> Report {
+        match self {
+            Self::V1_0(envelope) => envelope.validate_schema(),
+            Self::V1_1(envelope) => envelope.validate_schema(),
+        }
+    }
+}
+
 impl AnySessionContext {
+    /// The gate's report on the envelope written as JSON: every layer, default options
+    /// ([`Validate::validate`]; no import needed).
+    pub fn validate(&self) -> Report {
+        <Self as Validate>::validate(self)
+    }
+
+    /// The schema layer alone ([`Validate::validate_schema`]).
+    pub fn validate_schema(&self) -> Report {
+        <Self as Validate>::validate_schema(self)
+    }
+
     /// Reads an envelope from JSON bytes: a scan for `schema_version` and `payload_schema_ref`
     /// (every other member skipped), then one typed read of the version's type, the payload typed
     /// by its `agent_id`. Only when `payload_schema_ref` names another agent than the payload's

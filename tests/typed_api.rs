@@ -336,3 +336,25 @@ fn enum_from_str_names_the_type_and_its_values() {
     let err = "x".repeat(10_000).parse::<jerry_contracts::session_context::v1_0::AgentFamily>().unwrap_err();
     assert!(err.to_string().len() < 400, "{}", err.to_string().len());
 }
+
+/// `value.validate()` is the gate with no import, and stays the gate with garde's trait in scope
+/// (this module imports neither `jerry_contracts::Validate` nor anything from its parent).
+mod without_imports {
+    #[test]
+    fn validate_needs_no_import_and_means_the_gate() {
+        #[allow(unused_imports)]
+        use garde::Validate as _;
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/session_context/v1.1.0/valid/payload_ps_researcher.json"),
+        )
+        .unwrap();
+        let handoff: jerry_contracts::session_context::v1_1::SessionContext = serde_json::from_str(&text).unwrap();
+        let report: jerry_contracts::validation::Report = handoff.validate();
+        assert_eq!(report, jerry_contracts::validation::validate(text.as_bytes()));
+        let schema_only: jerry_contracts::validation::Report = handoff.validate_schema();
+        assert!(schema_only.is_valid());
+        let any = jerry_contracts::envelope::AnySessionContext::from_slice(text.as_bytes()).unwrap();
+        assert_eq!(any.validate(), report);
+    }
+}

@@ -242,6 +242,21 @@ fn contracts(plan: &Plan, emitted: &[String]) -> Vec<TokenStream> {
                         #check
                     }
                 }
+
+                // `value.validate()` needs no import and always means the gate, whatever other
+                // trait with a `validate` method is in scope (garde's, which carries the rules).
+                impl #ident {
+                    /// The gate's report on the value written as JSON: every layer, default
+                    /// options ([`jerry_contracts::Validate::validate`]).
+                    pub fn validate(&self) -> ::jerry_contracts::validation::Report {
+                        <Self as ::jerry_contracts::Validate>::validate(self)
+                    }
+
+                    /// The schema layer alone ([`jerry_contracts::Validate::validate_schema`]).
+                    pub fn validate_schema(&self) -> ::jerry_contracts::validation::Report {
+                        <Self as ::jerry_contracts::Validate>::validate_schema(self)
+                    }
+                }
             }
         })
         .collect()

@@ -36,44 +36,6 @@ pub const OVERRIDES: &[(&str, &str, &str)] = &[
     ("infrastructure/checkpoint.json", "/definitions/agent_output", "CheckpointAgentOutput"),
 ];
 
-/// The public type and trait names of the runtime crate (`src/`), which no generated type may
-/// take (`tests/public_api.rs` checks the whole public API the same way). `Uuid` is absent:
-/// `common::Uuid` is a type alias of `formats::Uuid`, one type under two paths.
-pub const RUNTIME_NAMES: &[&str] = &[
-    "AgentInfo",
-    "AgentOutput",
-    "AnySessionContext",
-    "Basis",
-    "Code",
-    "Compatibility",
-    "Contract",
-    "Date",
-    "DateTime",
-    "Document",
-    "EcmaPattern",
-    "EnvelopeError",
-    "ExampleError",
-    "Extra",
-    "FormatError",
-    "Handoff",
-    "HandoffEnvelope",
-    "IdRole",
-    "IdUse",
-    "InvalidValue",
-    "Layer",
-    "Limited",
-    "Number",
-    "Numeric",
-    "Options",
-    "Report",
-    "SchemaInfo",
-    "True",
-    "Validate",
-    "Validator",
-    "Version",
-    "VersionError",
-];
-
 /// Whether `module` is a version module of the envelope (`session_context::v1_1`): sibling
 /// versions carry the same names for the same concepts.
 pub fn is_version(module: &[String]) -> bool {
