@@ -651,3 +651,40 @@ fn a_uri_is_judged_alike_by_the_convention_layer_and_the_reference() {
         assert!(validate(&bytes).is_valid(), "{url:?}");
     }
 }
+
+/// serde's derived read of a unit-variant enum also takes an object naming the variant
+/// (`{"insight": null}`), which serde_json offers; the schemas' string enums refuse it, and so does
+/// every path of the crate: the gate (the skim's fast path included) and the typed reads.
+#[test]
+fn an_enum_value_given_as_an_object_is_refused_on_every_path() {
+    let seed = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/session_context/v1.1.0/valid/seed_example_1.json"),
+    )
+    .unwrap();
+    let base: Value = serde_json::from_str(&seed).unwrap();
+    let cases = [
+        ("/payload/findings/0/category", json!({"insight": null})),
+        ("/source_agent/family", json!({"ps": null})),
+        ("/payload/cognitive_mode", json!({"divergent": null})),
+    ];
+    for (place, hostile) in cases {
+        let mut document = base.clone();
+        *document.pointer_mut(place).unwrap() = hostile.clone();
+        let bytes = serde_json::to_vec(&document).unwrap();
+        let report = validate(&bytes);
+        assert!(!report.is_valid(), "{place}: {hostile} accepted");
+        assert!(
+            // SCH-002 for an enum (wrong type), SCH-008 for a constant.
+            report.records.iter().any(|r| r.error_code.starts_with("SCH-00") && r.path.as_deref() == Some(place)),
+            "{place}: {:?}",
+            report.records
+        );
+        assert!(
+            jerry_contracts::typed::from_slice::<jerry_contracts::session_context::v1_1::SessionContext>(&bytes)
+                .is_err(),
+            "{place}: the typed read took {hostile}"
+        );
+        assert!(AnySessionContext::from_slice(&bytes).is_err(), "{place}");
+    }
+}

@@ -1,18 +1,25 @@
-//! Enum conversions from text: typify's `FromStr` and `TryFrom<&str>`/`<&String>`/`<String>` of a
-//! string enum fail with "invalid value"; this pass makes them fail with the
-//! `jerry_contracts::InvalidValue` the checked newtypes give, naming the type, the value and the
-//! allowed values (`ResearcherFindingCategory cannot be "bogus": it must be one of "insight",
-//! "pattern", …`).
+//! Enum conversions from text.
+//!
+//! - typify's `FromStr` and `TryFrom<&str>`/`<&String>`/`<String>` of a string enum fail with
+//!   "invalid value"; this pass makes them fail with the `jerry_contracts::InvalidValue` the
+//!   checked newtypes give, naming the type, the value and the allowed values
+//!   (`ResearcherFindingCategory cannot be "bogus": it must be one of "insight", "pattern", …`).
+//! - serde's derived `Deserialize` of a unit-variant enum asks for an enum, which serde_json
+//!   also reads from an object (`{"insight": null}`), a value the schema's string enum refuses;
+//!   the pass replaces it with a read of a string (`deserialize_str`), matched against the
+//!   allowed values, which is also fewer steps for every format.
 
 use quote::quote;
+use syn::punctuated::Punctuated;
 use syn::visit_mut::VisitMut;
-use syn::{Expr, Item, Lit, Pat, Type};
+use syn::{Expr, Fields, Item, Lit, Meta, Pat, Token, Type};
 
 use crate::corpus::Problem;
 use crate::plan::Plan;
 
 /// Applies the pass to the generated items.
 pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
+    string_reads(file)?;
     let enums: Vec<String> = file
         .items
         .iter()
@@ -100,4 +107,84 @@ impl VisitMut for Rewrite {
         }
         syn::visit_mut::visit_expr_match_mut(self, expr);
     }
+}
+
+/// Replaces the derived `Deserialize` of every enum whose variants are all units by a read of a
+/// string.
+fn string_reads(file: &mut syn::File) -> Result<(), Vec<Problem>> {
+    let mut impls = Vec::new();
+    for item in &mut file.items {
+        let Item::Enum(item) = item else { continue };
+        if item.variants.is_empty() || !item.variants.iter().all(|v| matches!(v.fields, Fields::Unit)) {
+            continue;
+        }
+        let mut derived = false;
+        for attr in &mut item.attrs {
+            if !attr.path().is_ident("derive") {
+                continue;
+            }
+            let Ok(list) = attr.parse_args_with(Punctuated::<syn::Path, Token![,]>::parse_terminated) else {
+                continue;
+            };
+            let kept: Vec<&syn::Path> =
+                list.iter().filter(|p| p.segments.last().is_none_or(|s| s.ident != "Deserialize")).collect();
+            if kept.len() != list.len() {
+                derived = true;
+                *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
+            }
+        }
+        if !derived {
+            continue;
+        }
+        let ident = &item.ident;
+        let mut arms = Vec::new();
+        let mut wire = Vec::new();
+        for variant in &item.variants {
+            let variant_ident = &variant.ident;
+            let name = renamed(variant).unwrap_or_else(|| variant_ident.to_string());
+            arms.push(quote!(#name => ::std::result::Result::Ok(#ident::#variant_ident),));
+            wire.push(name);
+        }
+        let expecting = format!(
+            "one of {}",
+            wire.iter().map(|w| format!("`{}`", w.escape_default())).collect::<Vec<_>>().join(", ")
+        );
+        impls.push(syn::parse_quote! {
+            impl<'de> ::serde::Deserialize<'de> for #ident {
+                fn deserialize<__D: ::serde::Deserializer<'de>>(deserializer: __D) -> ::std::result::Result<Self, __D::Error> {
+                    const VARIANTS: &[&str] = &[#(#wire),*];
+                    struct __Visitor;
+                    impl ::serde::de::Visitor<'_> for __Visitor {
+                        type Value = #ident;
+                        fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                            f.write_str(#expecting)
+                        }
+                        fn visit_str<__E: ::serde::de::Error>(self, value: &str) -> ::std::result::Result<#ident, __E> {
+                            match value {
+                                #(#arms)*
+                                _ => ::std::result::Result::Err(__E::unknown_variant(value, VARIANTS)),
+                            }
+                        }
+                    }
+                    deserializer.deserialize_str(__Visitor)
+                }
+            }
+        });
+    }
+    file.items.extend(impls.into_iter().map(Item::Impl));
+    Ok(())
+}
+
+/// The name a variant's `#[serde(rename = "…")]` gives it on the wire.
+fn renamed(variant: &syn::Variant) -> Option<String> {
+    variant.attrs.iter().filter(|a| a.path().is_ident("serde")).find_map(|attr| {
+        let list = attr.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated).ok()?;
+        list.iter().find_map(|meta| match meta {
+            Meta::NameValue(nv) if nv.path.is_ident("rename") => match &nv.value {
+                Expr::Lit(syn::ExprLit { lit: Lit::Str(text), .. }) => Some(text.value()),
+                _ => None,
+            },
+            _ => None,
+        })
+    })
 }
