@@ -167,6 +167,18 @@ fn the_nesting_limit_is_the_same_at_every_place_and_the_limit_itself_is_read() {
     let past = envelope_with(&nested(limit - 1));
     assert_eq!(codes(&validate(&past)), ["SCH-012"]);
     assert!(validate(&past).records[0].message.contains("nested deeper than 128 levels"));
+    // Before the payload's `agent_id` (a member read ahead and replayed, by a reader of its own):
+    // the same. (`a_nested` sorts before `agent_id`, so it is written first.)
+    let ahead = |levels: usize| {
+        let mut envelope = fixture("session_context/v1.1.0/valid/seed_example_1.json");
+        envelope["payload"]["a_nested"] = json!("PLACE");
+        let text = serde_json::to_string(&envelope).unwrap().replace("\"PLACE\"", &nested(levels));
+        assert!(text.find("a_nested") < text.find("agent_id"), "written before agent_id");
+        text.into_bytes()
+    };
+    assert!(validate(&ahead(limit - 2)).is_valid(), "{}", validate(&ahead(limit - 2)));
+    assert_eq!(codes(&validate(&ahead(limit - 1))), ["SCH-012"]);
+    assert_eq!(codes(&validate(&ahead(limit + 300))), ["SCH-012"]);
     // The typed read and migration agree.
     assert!(
         jerry_contracts::typed::from_slice::<jerry_contracts::session_context::v1_1::SessionContext>(&at_limit).is_ok()

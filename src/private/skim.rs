@@ -431,10 +431,18 @@ pub trait Capture<'de> {
 /// The members of a payload up to its `agent_id`, for the skim's dispatch: the same reading as
 /// [`crate::__private::read::tag_first`], but the members read ahead are kept as their text in the input
 /// (nothing is copied when `agent_id` comes first, as it usually does).
-pub fn tag_first<'de, A: MapAccess<'de>>(mut map: A) -> Result<Tagged<'de, A>, A::Error> {
+///
+/// A member read ahead that is an array or an object is noted in `cx` (`Facts::replayed_nesting`):
+/// its replay is read by a reader of its own, whose depth limit starts again, so the validator,
+/// which leaves the nesting of an envelope unjudged when the skim is clean and every place was
+/// held to serde_json's limit (`Validator::validate`), judges it then.
+pub fn tag_first<'de, A: MapAccess<'de>>(mut map: A, cx: &mut Cx<'de>) -> Result<Tagged<'de, A>, A::Error> {
     let mut before = Vec::new();
     while let Some(Key(name)) = map.next_key()? {
         let raw: &'de RawValue = map.next_value()?;
+        if raw.get().starts_with(['{', '[']) {
+            cx.facts.replayed_nesting = true;
+        }
         if name == "agent_id" {
             let text = raw.get();
             let agent =

@@ -40,6 +40,9 @@ pub struct Facts<'de> {
     pub(crate) disclaimer: bool,
     /// An output read whole: a [`Payload`].
     pub(crate) kept: Option<Arc<dyn Any + Send + Sync>>,
+    /// Whether a payload member read ahead of `agent_id` was an array or an object, replayed by
+    /// a reader whose depth limit started again (`skim::tag_first`).
+    pub(crate) replayed_nesting: bool,
 }
 
 /// An output's artifact references, of either kind.

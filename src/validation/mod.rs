@@ -223,7 +223,19 @@ impl Validator {
 
     /// Validates `bytes`, detecting the schema from the document.
     pub fn validate(&self, bytes: &[u8]) -> Report {
-        if let Some(report) = self.too_large(bytes.len()).or_else(|| self.too_deep(bytes)) {
+        if let Some(report) = self.too_large(bytes.len()) {
+            return report;
+        }
+        // A v1.1.0 envelope skimmed clean needs no judgement of its nesting first: the skim holds
+        // every level to serde_json's depth limit (127, under `DEPTH_LIMIT`) except a payload
+        // member replayed by a reader of its own, which `envelope_first` judges; anything the
+        // skim does not settle comes back here and is judged.
+        if detect::opens_as_envelope(bytes)
+            && let Some(report) = self.envelope_first(bytes)
+        {
+            return report;
+        }
+        if let Some(report) = self.too_deep(bytes) {
             return report;
         }
         if let Some(report) = self.fast(None, bytes) {
@@ -273,18 +285,11 @@ impl Validator {
         (len > self.options.max_bytes).then(|| too_large(len as u64, self.options.max_bytes))
     }
 
-    /// The fast path for a schema-valid envelope, agent output or task graph: a document that
-    /// opens with an envelope's own member is read as a v1.1.0 envelope first (`envelope_first`);
-    /// otherwise the schema is told from a probe of the bytes and the typed value read straight
-    /// from them. `None` sends the document down the complete path (any doubt, any schema error:
+    /// The fast path for a schema-valid envelope, agent output or task graph (after
+    /// `envelope_first`, for a document that opens with an envelope's own member): the schema
+    /// is told from a probe of the bytes and the typed value read straight from them. `None` sends the document down the complete path (any doubt, any schema error:
     /// that path reports it).
     fn fast(&self, name: Option<&str>, bytes: &[u8]) -> Option<Report> {
-        if name.is_none()
-            && detect::opens_as_envelope(bytes)
-            && let Some(report) = self.envelope_first(bytes)
-        {
-            return Some(report);
-        }
         let signals = detect::Signals::probe(bytes)?;
         let info = match name {
             Some(name) => registry::lookup(name)?,
@@ -312,6 +317,11 @@ impl Validator {
     fn envelope_first(&self, bytes: &[u8]) -> Option<Report> {
         let info = detect::envelope(false)?;
         let facts = Facts::of_envelope(bytes)?;
+        // A replayed member was read with a depth limit of its own: the nesting is judged
+        // (`Validator::validate` does, when this returns `None`).
+        if facts.replayed_nesting && crate::__private::read::too_deep(bytes).is_some() {
+            return None;
+        }
         let version = facts.schema_version.as_deref()?;
         if version.starts_with("1.0.") || detect::version_check(info, Some(version)).is_some() {
             return None;

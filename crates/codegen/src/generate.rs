@@ -416,7 +416,7 @@ fn dispatch(def: &TypeDef, agent_types: &[&str]) -> Option<TokenStream> {
                     }
                     fn visit_map<A: ::serde::de::MapAccess<'de>>(self, map: A) -> ::std::result::Result<(), A::Error> {
                         // The same dispatch as the typed read.
-                        let (__agent, __rest) = ::jerry_contracts::__private::skim::tag_first(map)?;
+                        let (__agent, __rest) = ::jerry_contracts::__private::skim::tag_first(map, self.0)?;
                         let __rest = ::serde::de::value::MapAccessDeserializer::new(__rest);
                         match __agent.as_deref() {
                             #(#skim_arms)*
