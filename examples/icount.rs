@@ -7,7 +7,8 @@
 //! N=101 valgrind --tool=callgrind --callgrind-out-file=cg.101 target/release/examples/icount validate FILE
 //! ```
 //!
-//! Modes: `validate` (a), `typed` (c′, `typed::from_slice`), `value` (d), `jsonschema` (e, parse
+//! Modes: `validate` (a), `typed` (c′, `typed::from_slice`), `serde` (c,
+//! `serde_json::from_slice`), `value` (d), `jsonschema` (e, parse
 //! to `Value` + `is_valid`), `ignored` (the `IgnoredAny` floor).
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 
@@ -42,6 +43,10 @@ fn main() {
             }
             "typed" => {
                 let t: SessionContext = jerry_contracts::typed::from_slice(std::hint::black_box(&bytes)).unwrap();
+                std::hint::black_box(t);
+            }
+            "serde" => {
+                let t: SessionContext = serde_json::from_slice(std::hint::black_box(&bytes)).unwrap();
                 std::hint::black_box(t);
             }
             "value" => {

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # The whole performance comparison of docs/performance.md in one command:
+#   0. `cargo bench --bench ratios`: the wall-time targets (the table docs/performance.md opens
+#      with), every peer interleaved in one run, median of the repetitions;
 #   1. `cargo bench --bench validate`: validate (a), the schema layer (b), serde typed (c),
 #      serde Value (d) and the jsonschema crate (e) on four workloads, plus the breakdown of (a),
 #      in one criterion run;
@@ -144,8 +146,14 @@ print(f"python {python['python']}, jsonschema {python['jsonschema']}; formats py
 EOF
 }
 
+ratios() {
+    echo "== targets in wall time: cargo bench --bench ratios"
+    cargo bench --bench ratios 2>/dev/null | tee "$JERRY_BENCH_DIR/ratios.md"
+}
+
 if [[ ${1:-} != --report ]]; then
     build
+    ratios
     criterion
     cli
     python_peer
