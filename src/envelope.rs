@@ -17,7 +17,6 @@ impl v1_1::SessionContext {
     /// absent for a generic payload). Optional fields are absent; set them as fields.
     ///
     /// ```
-    /// use jerry_contracts::Validate;
     /// use jerry_contracts::agents::ps::{ResearcherFinding, ResearcherFindingCategory, ResearcherOutput};
     /// use jerry_contracts::common::{AgentId, ConfidenceScore, FindingId};
     /// use jerry_contracts::session_context::v1_0::{AgentFamily, AgentReference, SessionId};

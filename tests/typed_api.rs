@@ -3,7 +3,6 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a failed expectation is the test failing
 
 use jerry_contracts::__private::typed::{self, Stage};
-use jerry_contracts::Validate;
 use jerry_contracts::agents::{nse, ps};
 use jerry_contracts::session_context::v1_1;
 use serde_json::{Value, json};
