@@ -14,4 +14,13 @@ if [ "${1:-}" = "--quick" ]; then
 fi
 # --workspace publishes in dependency order, each package verified against the packages of the
 # ones before it (a local registry overlay), so crates not on crates.io yet are fine.
-cargo publish --workspace --dry-run --locked "${verify[@]}"
+#
+# Each run builds in a target directory of its own, removed at the end. cargo unpacks the
+# overlay's packages under $CARGO_HOME/registry/src/<hash of the overlay's path>/ and reuses what
+# it finds there: with one fixed target directory, a second run verified the first run's
+# sources (stale generated code failed to build). A fresh path is a fresh overlay; what cargo
+# unpacked for it stays in $CARGO_HOME (a few MB a run), which this script does not touch.
+mkdir -p target
+build=$(mktemp -d "$PWD/target/publish-check.XXXXXX")
+trap 'rm -rf "$build"' EXIT
+CARGO_TARGET_DIR=$build cargo publish --workspace --dry-run --locked "${verify[@]}"
