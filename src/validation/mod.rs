@@ -287,8 +287,9 @@ impl Validator {
 
     /// The fast path for a schema-valid envelope, agent output or task graph (after
     /// `envelope_first`, for a document that opens with an envelope's own member): the schema
-    /// is told from a probe of the bytes and the typed value read straight from them. `None` sends the document down the complete path (any doubt, any schema error:
-    /// that path reports it).
+    /// is told from a probe of the bytes and the typed value read straight from them. `None`
+    /// sends the document down the complete path (any doubt, any schema error: that path
+    /// reports it).
     fn fast(&self, name: Option<&str>, bytes: &[u8]) -> Option<Report> {
         let signals = detect::Signals::probe(bytes)?;
         let info = match name {
