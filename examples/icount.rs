@@ -12,21 +12,11 @@
 //! to `Value` + `is_valid`), `ignored` (the `IgnoredAny` floor).
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 
-use jerry_contracts::session_context::v1_1::SessionContext;
+#[path = "../benches/support/documents.rs"]
+mod documents;
 
-fn reference_validator() -> jsonschema::Validator {
-    let schemas = jerry_contracts::registry::schemas();
-    let registry = jsonschema::Registry::new()
-        .extend(schemas.iter().map(|s| (s.id, &s.document)))
-        .and_then(|builder| builder.prepare())
-        .expect("corpus indexes");
-    let uri = format!("{}session_context/v1.1.0.json", jerry_contracts::SCHEMA_ID_BASE);
-    jsonschema::draft7::options()
-        .should_validate_formats(true)
-        .with_registry(&registry)
-        .build(&serde_json::json!({ "$ref": uri }))
-        .expect("v1.1.0 compiles")
-}
+use documents::reference_validator;
+use jerry_contracts::session_context::v1_1::SessionContext;
 
 fn main() {
     let mut args = std::env::args().skip(1);

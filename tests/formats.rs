@@ -9,7 +9,7 @@
 mod support;
 
 use jerry_contracts::__private::typed::{self, Transcoded};
-use jerry_contracts::validation::{Report, Validator};
+use jerry_contracts::validation::{Report, Validator, json_equal};
 use serde_json::Value;
 
 /// One serde format: its name, how a `Value` is encoded in it, and how a typed value is read
@@ -110,22 +110,6 @@ fn formats() -> Vec<Format> {
     ]
 }
 
-/// JSON equality with numbers compared by value (`1` and `1.0` are one number, as in JSON Schema).
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
-            (Some(i), Some(j), _, _) => i == j,
-            (_, _, Some(i), Some(j)) => i == j,
-            _ => x.as_f64() == y.as_f64(),
-        },
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b)),
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
-}
-
 /// What the gate says of a document: its verdict and its records' codes and places.
 fn verdict(report: &Report) -> (bool, Vec<(String, Option<String>)>) {
     (report.is_valid(), report.records.iter().map(|r| (r.error_code.clone(), r.path.clone())).collect())
@@ -174,7 +158,7 @@ fn every_valid_fixture_round_trips_through_every_format() {
                     failures.push(format!("{at}: serde_json's private token written"));
                 }
                 match (format.decode)(&written) {
-                    Ok(back) if same(&back, document) => {}
+                    Ok(back) if json_equal(&back, document) => {}
                     Ok(back) => failures.push(format!("{at}: {back} is not {document}")),
                     Err(err) => failures.push(format!("{at}: written bytes not read: {err}")),
                 }
@@ -213,7 +197,7 @@ fn the_seed_yaml_configurations_keep_an_undeclared_key() {
     assert!(!written.contains("serde_json"), "{written}");
     let again: Value = serde_norway::from_str(&written).unwrap();
     let original: Value = serde_norway::from_str(generator_critic).unwrap();
-    assert!(same(&again, &original), "{again} is not {original}");
+    assert!(json_equal(&again, &original), "{again} is not {original}");
     let report = Validator::new().validate_as(
         "infrastructure/generator_critic#/definitions/generator_critic_section",
         &serde_json::to_vec(&section).unwrap(),
@@ -232,7 +216,7 @@ fn the_seed_yaml_configurations_keep_an_undeclared_key() {
     let written = serde_norway::to_string(&section).unwrap();
     let again: Value = serde_norway::from_str(&written).unwrap();
     let original: Value = serde_norway::from_str(parallel).unwrap();
-    assert!(same(&again, &original), "{again} is not {original}");
+    assert!(json_equal(&again, &original), "{again} is not {original}");
     assert!(written.contains("x-region: eu-west"), "{written}");
 }
 
@@ -251,7 +235,7 @@ fn kept_number_text_is_a_number_elsewhere() {
     let yaml = serde_norway::to_string(&section).unwrap();
     assert!(!yaml.contains("serde_json"), "{yaml}");
     let back: Value = serde_norway::from_str(&yaml).unwrap();
-    assert!(same(&back, &serde_json::from_str(json).unwrap()), "{back}");
+    assert!(json_equal(&back, &serde_json::from_str(json).unwrap()), "{back}");
     let sonic = sonic_rs::to_string(&section).unwrap();
     assert!(
         Validator::new()
@@ -290,7 +274,7 @@ fn a_typed_handoff_reads_from_other_formats() {
     assert_eq!(handoff.envelope.extra.get_value("x-envelope"), Some(document["x-envelope"].clone()));
     assert_eq!(handoff.payload.extra.get_value("x-payload"), Some(serde_json::json!(7)));
     let back: Value = serde_norway::from_str(&serde_norway::to_string(&handoff).unwrap()).unwrap();
-    assert!(same(&back, &document), "{back}");
+    assert!(json_equal(&back, &document), "{back}");
     let mut cbor = Vec::new();
     ciborium::into_writer(&handoff, &mut cbor).unwrap();
     let again: Handoff<ResearcherOutput> = ciborium::from_reader(cbor.as_slice()).unwrap();

@@ -1,6 +1,7 @@
 //! The documents the benchmarks judge, built deterministically from the seed example
 //! `tests/fixtures/session_context/v1.1.0/valid/seed_example_1.json`, and the `jsonschema`
-//! validator they are compared with (shared by `benches/validate.rs` and `benches/ratios.rs`).
+//! validator they are compared with (shared by `benches/validate.rs`, `benches/ratios.rs` and
+//! `examples/icount.rs`).
 #![allow(dead_code)] // each bench uses its own part
 
 use std::path::PathBuf;

@@ -54,17 +54,12 @@ impl Serialize for Written<'_> {
         // The text is one JSON value (a `RawValue` is checked when made); a number no format
         // value holds (beyond `f64`) is an error, not a silent change.
         let value: serde_json::Value = serde_json::from_str(self.0.get()).map_err(|err| {
-            serde::ser::Error::custom(format_args!("{} cannot be written in this format: {err}", shown(self.0.get())))
+            serde::ser::Error::custom(format_args!(
+                "`{}` cannot be written in this format: {err}",
+                crate::shorten::shortened(self.0.get(), 40)
+            ))
         })?;
         value.serialize(serializer)
-    }
-}
-
-/// At most 40 characters of `text`, for an error message.
-fn shown(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((end, _)) => format!("`{}…`", &text[..end]),
-        None => format!("`{text}`"),
     }
 }
 

@@ -228,8 +228,8 @@ impl Validator {
         }
         // A v1.1.0 envelope skimmed clean needs no judgement of its nesting first: the skim holds
         // every level to serde_json's depth limit (127, under `DEPTH_LIMIT`) except a payload
-        // member replayed by a reader of its own, which `envelope_first` judges; anything the
-        // skim does not settle comes back here and is judged.
+        // member replayed by a reader of its own, after which `envelope_first` judges it;
+        // anything the skim does not settle comes back here and is judged.
         if detect::opens_as_envelope(bytes)
             && let Some(report) = self.envelope_first(bytes)
         {
@@ -318,10 +318,11 @@ impl Validator {
     fn envelope_first(&self, bytes: &[u8]) -> Option<Report> {
         let info = detect::envelope(false)?;
         let facts = Facts::of_envelope(bytes)?;
-        // A replayed member was read with a depth limit of its own: the nesting is judged
-        // (`Validator::validate` does, when this returns `None`).
-        if facts.replayed_nesting && crate::__private::read::too_deep(bytes).is_some() {
-            return None;
+        // A replayed member was read with a depth limit of its own: the nesting is judged.
+        if facts.replayed_nesting
+            && let Some(report) = self.too_deep(bytes)
+        {
+            return Some(report);
         }
         let version = facts.schema_version.as_deref()?;
         if version.starts_with("1.0.") || detect::version_check(info, Some(version)).is_some() {
