@@ -62,6 +62,14 @@ fn researcher_with(agent: &str, topic: &str, findings: &str, extra: &str) -> Vec
         .into_bytes()
 }
 
+/// A valid researcher document but for its confidence breakdown, which names a member twice.
+fn breakdown_twice() -> Vec<u8> {
+    let reasoning = r#""reasoning":"two independent surveys agree""#;
+    String::from_utf8_lossy(&researcher(r#""t""#))
+        .replace(reasoning, &format!(r#"{reasoning},"breakdown":{{"a":0.5,"a":0.6}}"#))
+        .into_bytes()
+}
+
 /// A valid researcher document with `topic` (raw JSON) as its `research_topic`.
 fn researcher(topic: &str) -> Vec<u8> {
     researcher_with(r#""ps-researcher""#, topic, ONE_FINDING, "")
@@ -404,6 +412,9 @@ fn a_duplicate_member_is_refused_on_every_path() {
         ),
         // Undeclared members too.
         (researcher_with(r#""ps-researcher""#, r#""t""#, ONE_FINDING, r#","x-a":1,"x-a":1"#), "/x-a"),
+        // A member of an object read as a map (`additionalProperties`): serde's `BTreeMap` read
+        // keeps the last value, and the skim once read the map that way.
+        (breakdown_twice(), "/confidence/breakdown/a"),
     ];
     for (document, pointer) in cases {
         let name = pointer.rsplit('/').next().unwrap();
@@ -436,6 +447,8 @@ fn a_duplicate_member_is_refused_on_every_path() {
     duplicate("SCH-014", "/state/outputs/0/payload/marker", "marker", &validate(text.as_bytes()));
     let typed = serde_json::from_str::<jerry_contracts::infrastructure::Checkpoint>(&text).expect_err("refused");
     assert!(typed.to_string().contains("duplicate member `marker`"), "{typed}");
+    let payload = String::from_utf8(breakdown_twice()).unwrap();
+    duplicate("SCH-014", "/payload/confidence/breakdown/a", "a", &validate(&envelope(&payload)));
     // Through the envelope: two payloads, and a duplicate inside the payload.
     let two_payloads = envelope(r#"{"key_findings":[],"confidence":{"overall":0.5}},"payload":7"#);
     duplicate("SCH-014", "/payload", "payload", &validate(&two_payloads));

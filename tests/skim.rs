@@ -54,3 +54,32 @@ fn the_skim_accepts_exactly_what_the_typed_read_and_garde_accept() {
     assert!(judged > 50_000 && clean > 900, "only {judged} judgements, {clean} clean");
     assert!(disagreements.is_empty(), "{} of {judged} disagree:\n{}", disagreements.len(), disagreements.join("\n"));
 }
+
+/// An object read as a map (`breakdown`: `additionalProperties` numbers in [0, 1]) is skimmed
+/// member by member: the skim agrees with the typed read on the values, the count of members, a
+/// name given twice (early, and past the handful compared in a list) and the wrong shapes.
+#[test]
+fn maps_are_skimmed_as_the_typed_read_reads_them() {
+    use jerry_contracts::common::ConfidenceScore;
+    let many: Vec<String> = (0..20).map(|i| format!(r#""m{i}": 0.5"#)).collect();
+    let cases = [
+        (r#"{"a": 0.9, "b": 0}"#, true),
+        ("{}", true),
+        (&format!("{{{}}}", many.join(", ")), true),
+        (r#"{"a": 0.9, "a": 0.8}"#, false),
+        (&format!(r#"{{{}, "m3": 0.1}}"#, many.join(", ")), false),
+        (r#"{"a": 1.5}"#, false),
+        (r#"{"a": -0.1}"#, false),
+        (r#"{"a": "0.5"}"#, false),
+        (r#"{"a": null}"#, false),
+        ("null", false),
+        ("[]", false),
+        (r#"{"a": 1e999}"#, false),
+    ];
+    for (breakdown, expected) in cases {
+        let document = format!(r#"{{"overall": 0.8, "reasoning": "r", "breakdown": {breakdown}}}"#);
+        let bytes = document.as_bytes();
+        assert_eq!(typed::read_validated::<ConfidenceScore>(bytes), expected, "typed read of {document}");
+        assert_eq!(typed::skimmed::<ConfidenceScore>(bytes), expected, "skim of {document}");
+    }
+}

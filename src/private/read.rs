@@ -53,6 +53,35 @@ pub fn duplicate<'de, A: MapAccess<'de>>(map: &mut A, name: &str) -> Result<(), 
     map.next_value_seed(Refuse(name))
 }
 
+/// An object read as a map (a schema's `additionalProperties`, a `BTreeMap<String, T>` field) as
+/// serde reads a `BTreeMap`, except that a name given twice is an error naming it, as in every
+/// other object the crate reads: serde's own read keeps the last value and loses the first.
+pub struct DistinctMembers<T>(pub std::collections::BTreeMap<String, T>);
+
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for DistinctMembers<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Members<T>(std::marker::PhantomData<fn() -> T>);
+        impl<'de, T: serde::Deserialize<'de>> Visitor<'de> for Members<T> {
+            type Value = DistinctMembers<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<DistinctMembers<T>, A::Error> {
+                let mut members = std::collections::BTreeMap::new();
+                while let Some(Key(name)) = map.next_key()? {
+                    if members.contains_key(name.as_ref()) {
+                        duplicate(&mut map, &name)?;
+                    }
+                    let value = map.next_value()?;
+                    members.insert(name.into_owned(), value);
+                }
+                Ok(DistinctMembers(members))
+            }
+        }
+        deserializer.deserialize_map(Members(std::marker::PhantomData))
+    }
+}
+
 /// Reads the value of an undeclared member into `extra` as raw text, refusing a repeated name,
 /// here or in any object inside the value (a reader of the kept text must not meet one either).
 pub fn unknown<'de, A: MapAccess<'de>>(map: &mut A, extra: &mut Extra, name: Key<'de>) -> Result<(), A::Error> {

@@ -120,6 +120,12 @@ impl<T: Skim> Skim for Vec<T> {
     }
 }
 
+impl<T: Skim> Skim for std::collections::BTreeMap<String, T> {
+    fn skim<'de, D: Deserializer<'de>>(deserializer: D, cx: &mut Cx<'de>) -> Result<(), D::Error> {
+        Members::<T> { cx, min: 0, max: usize::MAX, value: PhantomData }.deserialize(deserializer)
+    }
+}
+
 /// `null`, or what the inner seed accepts (an optional field read as serde reads `Option`).
 pub struct Nullable<S>(pub S);
 
@@ -525,36 +531,89 @@ where
 }
 
 /// The names of the undeclared members of one object, to refuse a name given twice as the typed
-/// read does. A handful are compared in a list; past that, in a set, so that an object of many
-/// members costs linear time.
+/// read does.
 #[derive(Default)]
-pub struct Unknown<'de> {
-    few: Vec<std::borrow::Cow<'de, str>>,
-    many: Option<HashSet<std::borrow::Cow<'de, str>>>,
-}
-
-/// How many undeclared names are compared in a list before a set takes over.
-const FEW: usize = 8;
+pub struct Unknown<'de>(Names<'de>);
 
 impl<'de> Unknown<'de> {
     /// Skips the value of the undeclared member `key`, failing if the name came before.
     pub fn skip<A: MapAccess<'de>>(&mut self, map: &mut A, key: Key<'de>) -> Result<(), A::Error> {
-        let name = key.0;
-        if let Some(set) = &mut self.many {
-            if !set.insert(name) {
-                return Err(fail());
-            }
-        } else if self.few.contains(&name) {
+        if !self.0.insert(key.0) {
             return Err(fail());
-        } else if self.few.len() < FEW {
+        }
+        // No object inside the value may name a member twice either (the typed read refuses it).
+        map.next_value::<crate::__private::read::Distinct>().map(drop)
+    }
+}
+
+/// The member names met in one object. A handful are compared in a list; past that, in a set, so
+/// that an object of many members costs linear time.
+#[derive(Default)]
+struct Names<'de> {
+    few: Vec<Cow<'de, str>>,
+    many: Option<HashSet<Cow<'de, str>>>,
+}
+
+/// How many names are compared in a list before a set takes over.
+const FEW: usize = 8;
+
+impl<'de> Names<'de> {
+    /// Notes `name`; `false` when it came before.
+    fn insert(&mut self, name: Cow<'de, str>) -> bool {
+        if let Some(set) = &mut self.many {
+            return set.insert(name);
+        }
+        if self.few.contains(&name) {
+            return false;
+        }
+        if self.few.len() < FEW {
             self.few.push(name);
         } else {
             let mut set: HashSet<_> = self.few.drain(..).collect();
             set.insert(name);
             self.many = Some(set);
         }
-        // No object inside the value may name a member twice either (the typed read refuses it).
-        map.next_value::<crate::__private::read::Distinct>().map(drop)
+        true
+    }
+}
+
+/// An object read as a map (a schema's `additionalProperties`, a `BTreeMap<String, T>` field):
+/// every member's value skimmed as a `T`, the count held to `garde`'s `length(min, max)`, and no
+/// name given twice (the typed read refuses it). Nothing is built.
+pub struct Members<'c, 'de, T> {
+    /// Where the values' facts go.
+    pub cx: &'c mut Cx<'de>,
+    /// Fewest members.
+    pub min: usize,
+    /// Most members.
+    pub max: usize,
+    /// The value type.
+    pub value: PhantomData<fn() -> T>,
+}
+
+impl<'de, T: Skim> DeserializeSeed<'de> for Members<'_, 'de, T> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de, T: Skim> Visitor<'de> for Members<'_, 'de, T> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut names = Names::default();
+        let mut count = 0usize;
+        while let Some(Key(name)) = map.next_key()? {
+            if !names.insert(name) {
+                return Err(fail());
+            }
+            map.next_value_seed(Seed::<T>::new(self.cx))?;
+            count += 1;
+        }
+        if count >= self.min && count <= self.max { Ok(()) } else { Err(fail()) }
     }
 }
 

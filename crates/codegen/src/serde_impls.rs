@@ -144,8 +144,10 @@ fn struct_impls(item: &mut syn::ItemStruct) -> Result<TokenStream, String> {
         declared.push(json.clone());
         let slot = format_ident!("__f{index}");
         slots.push(quote!(let mut #slot: ::std::option::Option<#ty> = ::std::option::Option::None;));
+        let members = members_read(&ty, serde.deserialize_with.as_ref())?;
         let read = match &serde.deserialize_with {
             _ if holds_json_value(&ty) => strict_read(&ty, serde.deserialize_with.as_ref()),
+            _ if let Some(read) = members => read,
             Some(path) => quote! {{
                 struct __With(#ty);
                 impl<'de> ::serde::Deserialize<'de> for __With {
@@ -244,6 +246,33 @@ fn struct_impls(item: &mut syn::ItemStruct) -> Result<TokenStream, String> {
 
 /// Whether a field's type holds free-form JSON (`serde_json::Value`, a map or list of them):
 /// serde_json's own reader of those keeps the last of two members of the same name.
+/// The read of a field holding an object read as a map (`BTreeMap<String, T>`, optional through
+/// `present`): the runtime's `DistinctMembers`, which refuses a name given twice as every other
+/// object read does (serde's `BTreeMap` keeps the last value and loses the first). `None` for a
+/// field holding no map; an error for a map held any other way, which the pass cannot carry.
+fn members_read(ty: &syn::Type, deserialize_with: Option<&syn::ExprPath>) -> Result<Option<TokenStream>, String> {
+    let shown = quote!(#ty).to_string().replace(' ', "");
+    if !shown.contains("BTreeMap<") {
+        return Ok(None);
+    }
+    let with = deserialize_with.map(|p| quote!(#p).to_string().replace(' ', ""));
+    let map = |ty: &syn::Type| -> Option<syn::Type> {
+        let inner = quote!(#ty).to_string().replace(' ', "");
+        let value = inner.strip_prefix("::std::collections::BTreeMap<::std::string::String,")?.strip_suffix('>')?;
+        syn::parse_str(value).ok()
+    };
+    let read = |value: &syn::Type| quote!(::serde::de::MapAccess::next_value::<::jerry_contracts::__private::read::DistinctMembers<#value>>(&mut __map)?.0);
+    let tokens = match (with.as_deref(), crate::attributes::option_inner(ty)) {
+        (None, None) => map(ty).map(|value| read(&value)),
+        (Some("present"), Some(inner)) => map(inner).map(|value| {
+            let read = read(&value);
+            quote!(::std::option::Option::Some(#read))
+        }),
+        _ => None,
+    };
+    tokens.map(Some).ok_or_else(|| format!("a map held as {shown}, which the serde pass cannot read member by member"))
+}
+
 pub(crate) fn holds_json_value(ty: &syn::Type) -> bool {
     quote!(#ty).to_string().replace(' ', "").contains("serde_json::Value")
 }

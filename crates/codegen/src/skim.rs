@@ -511,6 +511,22 @@ fn value_seed(ty: &Type, rules: &[Rule]) -> Option<TokenStream> {
         }
         return Some(quote!(::jerry_contracts::__private::skim::Range::<#number> { min: #min, max: #max }));
     }
+    if let Some(value) = map_value(ty).filter(skims) {
+        let (mut min, mut max) = (quote!(0), quote!(::std::primitive::usize::MAX));
+        for rule in rules {
+            match rule {
+                Rule::Length { chars: false, min: low, max: high } => {
+                    bound(&mut min, low, |v| quote!(#v));
+                    bound(&mut max, high, |v| quote!(#v));
+                }
+                Rule::Dive => {}
+                _ => return None,
+            }
+        }
+        return Some(quote! {
+            ::jerry_contracts::__private::skim::Members::<#value> { cx: &mut *__cx, min: #min, max: #max, value: ::std::marker::PhantomData }
+        });
+    }
     if let Some(item) = generic_argument(ty, "Vec").filter(skims) {
         let (mut min, mut max) = (quote!(0), quote!(::std::primitive::usize::MAX));
         for rule in rules {
@@ -547,6 +563,9 @@ fn skims(ty: &Type) -> bool {
     if let Some(inner) = ["Vec", "Option", "Box"].iter().find_map(|name| generic_argument(ty, name)) {
         return skims(&inner);
     }
+    if let Some(value) = map_value(ty) {
+        return skims(&value);
+    }
     matches!(
         shown.as_str(),
         "::std::string::String"
@@ -571,6 +590,24 @@ fn is_generated(ty: &Type) -> bool {
         _ => false,
     };
     p.qself.is_none() && p.path.leading_colon.is_none() && plain && local
+}
+
+/// The `T` of `::std::collections::BTreeMap<::std::string::String, T>` (an object read as a map).
+fn map_value(ty: &Type) -> Option<Type> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident != "BTreeMap" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+    match (args.args.first()?, args.args.get(1)?) {
+        (syn::GenericArgument::Type(key), syn::GenericArgument::Type(value))
+            if args.args.len() == 2 && quote!(#key).to_string().replace(' ', "") == "::std::string::String" =>
+        {
+            Some(value.clone())
+        }
+        _ => None,
+    }
 }
 
 /// The `T` of `::std::…::Name<T>`.
