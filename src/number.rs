@@ -74,6 +74,9 @@ impl Numeric for f64 {
     const EXPECTING: &'static str = "a number";
 
     fn from_json(text: &str) -> Result<Self, String> {
+        if let Some(value) = plain_decimal(text) {
+            return Ok(value);
+        }
         match text.parse::<f64>() {
             Ok(value) if value.is_finite() => Ok(value),
             _ => Err(format!("number {} is out of range", shown(text))),
@@ -95,6 +98,49 @@ impl Numeric for f64 {
     fn is_canonical(self, text: &str) -> bool {
         self.is_finite() && (plainly_shortest(text) || ryu::Buffer::new().format_finite(self) == text)
     }
+}
+
+/// The value of a plain decimal `-?D*(.D*)?` (at least one digit) of at most 15 significant digits
+/// and at most 22 after the point, as `str::parse` reads it, computed on the spot: the digits as
+/// an integer (below 10^15, exact in a double) divided by a power of ten (at most 10^22, exact),
+/// one correctly rounded operation on exact operands, so the same double as `str::parse`'s
+/// correctly rounded reading (Clinger's fast path). `None` only means "ask `str::parse`".
+fn plain_decimal(text: &str) -> Option<f64> {
+    /// The powers of ten a double holds exactly.
+    const POWERS: [f64; 23] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+        1e20, 1e21, 1e22,
+    ];
+    let (negative, digits) = match text.as_bytes() {
+        [b'-', rest @ ..] => (true, rest),
+        all => (false, all),
+    };
+    let (mut mantissa, mut significant, mut seen) = (0u64, 0usize, false);
+    let mut fraction: Option<usize> = None;
+    for &b in digits {
+        match b {
+            b'0'..=b'9' => {
+                mantissa = mantissa * 10 + u64::from(b - b'0');
+                significant += usize::from(mantissa != 0);
+                seen = true;
+                if let Some(after) = &mut fraction {
+                    *after += 1;
+                }
+                if significant > 15 {
+                    return None;
+                }
+            }
+            b'.' if fraction.is_none() => fraction = Some(0),
+            _ => return None,
+        }
+    }
+    let after = fraction.unwrap_or(0);
+    if !seen || after >= POWERS.len() {
+        return None;
+    }
+    // `mantissa < 10^15 < 2^53`: the conversion is exact.
+    let value = mantissa as f64 / POWERS[after];
+    Some(if negative { -value } else { value })
 }
 
 /// Whether `text` is, without asking ryu, what ryu writes for the value it denotes: a plain
@@ -132,7 +178,7 @@ impl Numeric for i64 {
     const EXPECTING: &'static str = "an integer";
 
     fn from_json(text: &str) -> Result<Self, String> {
-        if !text.contains(['.', 'e', 'E']) {
+        if !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
             return text.parse::<i64>().map_err(|_| format!("integer {} is beyond the 64-bit range", shown(text)));
         }
         // JSON Schema counts a number with a zero fraction (`100.0`, `1e2`) as an integer
@@ -537,6 +583,41 @@ mod tests {
     fn relay<T: Numeric>(text: &str) -> String {
         let number: Number<T> = serde_json::from_str(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         serde_json::to_string(&number).unwrap_or_default()
+    }
+
+    /// The fast reading gives `str::parse`'s double, bit for bit, wherever it answers.
+    #[test]
+    fn plain_decimals_read_as_str_parse_reads_them() {
+        let check = |text: &str| {
+            if let Some(fast) = plain_decimal(text) {
+                let parsed: f64 = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+                assert_eq!(fast.to_bits(), parsed.to_bits(), "{text}");
+            }
+        };
+        for text in
+            ["0", "-0", "-0.0", "1.", ".5", "00.10", "0.1", "0.3", "123456789012345", "0.0000000000000000000001"]
+        {
+            assert!(plain_decimal(text).is_some(), "{text}");
+            check(text);
+        }
+        for text in ["", "-", ".", "1e5", "1.2.3", "+1", "1234567890123456", "0.00000000000000000000001", "1,5"] {
+            assert_eq!(plain_decimal(text), None, "{text}");
+        }
+        // Every split of random digit strings of up to 15 significant digits.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let digits = format!("{}", state % 10u64.pow(1 + (state >> 60) as u32 % 15));
+            let zeros = "0".repeat((state >> 40) as usize % 8);
+            let whole = format!("{zeros}{digits}");
+            for point in 0..=whole.len() {
+                let (integer, fraction) = whole.split_at(point);
+                check(&format!("{integer}.{fraction}"));
+                check(&format!("-{integer}.{fraction}"));
+            }
+        }
     }
 
     #[test]
