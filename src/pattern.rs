@@ -38,8 +38,48 @@ pub struct EcmaPattern {
 /// matched by the DFA; the `regex` answers whenever the DFA cannot (it never gives up on the
 /// schemas' patterns, which have no Unicode word boundary).
 enum Engine {
-    Linear { dfa: Option<Box<DenseDfa>>, regex: regex::Regex },
+    Linear { dfa: Option<Walk>, regex: regex::Regex },
     Ecma(regress::Regex),
+}
+
+/// A dense DFA with its start state for a search from the start of a text, found once, so a
+/// match is a walk of the table: one transition a byte, no search set-up (the `Input`,
+/// start-state and prefilter work of `try_search_fwd`, most of the cost on a short id).
+struct Walk {
+    dfa: Box<DenseDfa>,
+    start: regex_automata::util::primitives::StateID,
+}
+
+impl Walk {
+    fn new(dfa: Box<DenseDfa>) -> Option<Self> {
+        use regex_automata::dfa::Automaton;
+        let start = dfa.start_state(&regex_automata::util::start::Config::new()).ok()?;
+        Some(Self { dfa, start })
+    }
+
+    /// Whether the pattern matches anywhere in `text`; `None` when the DFA gives up (a quit
+    /// state, which the schemas' patterns never reach).
+    fn is_match(&self, text: &str) -> Option<bool> {
+        use regex_automata::dfa::Automaton;
+        let dfa = &*self.dfa;
+        let mut state = self.start;
+        for &byte in text.as_bytes() {
+            state = dfa.next_state(state, byte);
+            if dfa.is_special_state(state) {
+                // A dense DFA reports a match one byte late: any match state means a match.
+                if dfa.is_match_state(state) {
+                    return Some(true);
+                }
+                if dfa.is_dead_state(state) {
+                    return Some(false);
+                }
+                if dfa.is_quit_state(state) {
+                    return None;
+                }
+            }
+        }
+        Some(dfa.is_match_state(dfa.next_eoi_state(state)))
+    }
 }
 
 /// A dense DFA over bytes (UTF-8 aware, as `regex` is).
@@ -80,7 +120,7 @@ impl EcmaPattern {
         let linear =
             translated.as_deref().and_then(|translated| Some((translated, regex::Regex::new(translated).ok()?)));
         let engine = match linear {
-            Some((translated, regex)) => Engine::Linear { dfa: dense(translated), regex },
+            Some((translated, regex)) => Engine::Linear { dfa: dense(translated).and_then(Walk::new), regex },
             None => Engine::Ecma(ecma),
         };
         Ok(Self { source, engine })
@@ -107,14 +147,10 @@ impl EcmaPattern {
     /// `pattern` is).
     pub fn is_match(&self, text: &str) -> bool {
         match &self.engine {
-            Engine::Linear { dfa, regex } => {
-                use regex_automata::{Input, dfa::Automaton};
-                let answer = dfa.as_ref().and_then(|dfa| dfa.try_search_fwd(&Input::new(text).earliest(true)).ok());
-                match answer {
-                    Some(found) => found.is_some(),
-                    None => regex.is_match(text),
-                }
-            }
+            Engine::Linear { dfa, regex } => match dfa.as_ref().and_then(|dfa| dfa.is_match(text)) {
+                Some(answer) => answer,
+                None => regex.is_match(text),
+            },
             Engine::Ecma(regex) => regex.find(text).is_some(),
         }
     }
