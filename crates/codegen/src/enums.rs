@@ -17,6 +17,91 @@ use syn::{Expr, Fields, Item, Lit, Meta, Pat, Token, Type};
 use crate::corpus::Problem;
 use crate::plan::Plan;
 
+/// Refuses, naming the schema file and pointer, a string enum whose values typify cannot give
+/// distinct variant names: typify panics on one ("Failed to make unique variant names"), for
+/// example `["foo\nbar", "foo\rbar"]`, whose values differ only in characters an identifier
+/// cannot hold. typify names a variant by its value in Pascal case, with each character an identifier
+/// cannot hold turned into a word break, then, when two names meet, with each such character
+/// (and `_`) turned into `X`; this is that naming (typify-impl 0.8's `sanitize`, which the exact
+/// typify pin keeps in step).
+pub fn check_variant_names(plan: &Plan) -> Result<(), Vec<Problem>> {
+    let mut problems = Vec::new();
+    for def in &plan.types {
+        let mut pointer = def.pointer.clone();
+        string_enums(&def.lowered, &mut pointer, &mut |values, at| {
+            let distinct = |names: Vec<String>| {
+                let mut sorted = names;
+                sorted.sort();
+                sorted.windows(2).all(|pair| pair[0] != pair[1])
+            };
+            let plain = values.iter().map(|value| variant_name(value)).collect();
+            let marked = values
+                .iter()
+                .map(|value| variant_name(&value.replace(|c| c == '_' || !unicode_ident::is_xid_continue(c), "X")))
+                .collect();
+            if !distinct(plain) && !distinct(marked) {
+                problems.push(Problem::new(
+                    &def.file,
+                    at,
+                    format!(
+                        "enum values {values:?} cannot be told apart as Rust variant names (they differ only in \
+                         characters a name cannot hold)"
+                    ),
+                ));
+            }
+        });
+    }
+    if problems.is_empty() { Ok(()) } else { Err(problems) }
+}
+
+/// typify's variant name for a string value.
+fn variant_name(value: &str) -> String {
+    use heck::ToPascalCase;
+    let name = match value {
+        "+1" => "plus1".to_pascal_case(),
+        "-1" => "minus1".to_pascal_case(),
+        _ => value.replace('\'', "").replace(|c| !unicode_ident::is_xid_continue(c), "-").to_pascal_case(),
+    };
+    match name.chars().next() {
+        Some(c) if unicode_ident::is_xid_start(c) => name,
+        _ => format!("X{name}"),
+    }
+}
+
+/// Calls `found` with the values and pointer of every `enum` of strings in `schema` and in
+/// every value inside it, `pointer` being where `schema` is.
+fn string_enums(schema: &serde_json::Value, pointer: &mut String, found: &mut impl FnMut(&[String], &str)) {
+    match schema {
+        serde_json::Value::Object(map) => {
+            for (key, value) in map {
+                let length = pointer.len();
+                jerry_contracts_pointer::push(pointer, key);
+                if key == "enum"
+                    && let Some(items) = value.as_array()
+                    && let Some(values) =
+                        items.iter().map(|v| v.as_str().map(str::to_owned)).collect::<Option<Vec<_>>>()
+                {
+                    found(&values, pointer);
+                } else {
+                    // Everything else, values of `default` or `examples` too: a property may be
+                    // named like a keyword, and a false alarm is a loud error, never a panic.
+                    string_enums(value, pointer, found);
+                }
+                pointer.truncate(length);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                let length = pointer.len();
+                jerry_contracts_pointer::push(pointer, &i.to_string());
+                string_enums(item, pointer, found);
+                pointer.truncate(length);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Applies the pass to the generated items.
 pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
     string_reads(file)?;

@@ -133,6 +133,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
 
 /// Runs typify over the lowered bundle.
 fn shapes(plan: &Plan) -> Result<syn::File, Vec<Problem>> {
+    crate::enums::check_variant_names(plan)?;
     let mut settings = TypeSpaceSettings::default();
     settings.with_struct_builder(false);
     settings.with_derive("PartialEq".to_owned());

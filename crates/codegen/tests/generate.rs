@@ -66,6 +66,33 @@ fn an_unsupported_format_and_a_constraint_beside_ref_fail() {
     assert!(err.contains("agents/ps/researcher_output.json#/properties/confidence/maxProperties"), "{err}");
 }
 
+/// typify panics on an enum whose values it cannot name apart (the JSON-Schema-Test-Suite's
+/// `"foo\nbar"` and `"foo\rbar"`); the generator refuses it first, naming file and pointer.
+#[test]
+fn an_enum_typify_cannot_name_fails_naming_its_place() {
+    let err = generate_with("agents/ps/researcher_output.json", |s| {
+        s["properties"]["findings"]["items"]["properties"]["category"]["enum"] = json!(["foo\nbar", "foo\rbar"]);
+    })
+    .expect_err("two values with one variant name");
+    assert!(
+        err.contains(
+            "agents/ps/researcher_output.json#/properties/findings/items/properties/category/enum: enum values"
+        ),
+        "{err}"
+    );
+    // Values typify tells apart on its first try (`FooBar`, `Foobar`) or its second (`a-b` and
+    // `aB`: `AXb`, `AB`) still generate.
+    generate_with("agents/ps/researcher_output.json", |s| {
+        s["properties"]["findings"]["items"]["properties"]["category"]["enum"] = json!(["foo\nbar", "foobar"]);
+    })
+    .expect("typify names them");
+    let source = generate_with("agents/ps/researcher_output.json", |s| {
+        s["properties"]["findings"]["items"]["properties"]["category"]["enum"] = json!(["a-b", "aB", "insight"]);
+    })
+    .expect("typify names them");
+    assert!(source.contains("AXb") && source.contains("AB"), "the second naming");
+}
+
 #[test]
 fn an_invalid_pattern_fails_naming_its_place() {
     let err = generate_with("common/types.json", |s| {
