@@ -21,6 +21,13 @@ pub trait Contract: serde::Serialize + serde::de::DeserializeOwned {
     /// [`Validate::validate`].
     #[doc(hidden)]
     fn constraint_violations(&self) -> Vec<(String, String)>;
+
+    /// Whether the type's read meets every member of its input (an undeclared one is kept, never
+    /// skipped), so that [`crate::typed::from_slice`] may leave the nesting of a document to the
+    /// reader and judge it only where the read captured an array or object as text. The
+    /// generated types say yes; `false` (the default) judges the whole input first.
+    #[doc(hidden)]
+    const READS_EVERY_MEMBER: bool = false;
 }
 
 /// A typed value judged as the gate judges it: [`Validate::validate`] writes the value as JSON

@@ -38,7 +38,7 @@ pub fn deserialize<T: Contract>(value: &Value) -> Result<T, Report> {
 /// assert_eq!(err.records[0].path.as_deref(), Some("/agent_id"));
 /// ```
 pub fn from_slice<T: Contract>(bytes: &[u8]) -> Result<T, Report> {
-    crate::__private::typed::read_slice(bytes).map_err(|violation| match crate::validation::parse(bytes) {
+    crate::__private::typed::read_contract_slice(bytes).map_err(|violation| match crate::validation::parse(bytes) {
         Ok(value) => refused::<T>(Ok(&value), violation),
         Err(report) => refused::<T>(Err(report), violation),
     })

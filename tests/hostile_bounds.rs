@@ -186,6 +186,22 @@ fn the_nesting_limit_is_the_same_at_every_place_and_the_limit_itself_is_read() {
     assert!(
         jerry_contracts::typed::from_slice::<jerry_contracts::session_context::v1_1::SessionContext>(&past).is_err()
     );
+    type V11 = jerry_contracts::session_context::v1_1::SessionContext;
+    assert!(jerry_contracts::typed::from_slice::<V11>(&ahead(limit - 2)).is_ok());
+    assert!(jerry_contracts::typed::from_slice::<V11>(&ahead(limit - 1)).is_err());
+    assert!(jerry_contracts::typed::from_slice::<V11>(&ahead(limit + 300)).is_err());
+    // Through declared free-form JSON (a checkpoint output's payload), where serde_json's own
+    // limit (127) trips before ours (128): the typed read and the gate agree at every depth
+    // around the limit.
+    for levels in limit - 8..=limit {
+        let mut checkpoint = fixture("infrastructure/checkpoint/valid/maximal.json");
+        checkpoint["state"]["outputs"][0]["payload"]["x_nested"] = json!("PLACE");
+        let text = serde_json::to_string(&checkpoint).unwrap().replace("\"PLACE\"", &nested(levels));
+        let gate = jerry_contracts::validation::validate_as("infrastructure/checkpoint", text.as_bytes());
+        let typed = jerry_contracts::typed::from_slice::<jerry_contracts::infrastructure::Checkpoint>(text.as_bytes());
+        assert_eq!(typed.is_ok(), gate.is_valid(), "{levels} levels: {gate}");
+        assert_eq!(gate.is_valid(), levels + 5 <= limit, "{levels} levels: {gate}");
+    }
     // A string full of brackets is no nesting.
     let mut output = fixture("agents/ps/researcher_output/valid/maximal.json");
     output["research_topic"] = json!("[{".repeat(500));

@@ -103,7 +103,23 @@ pub fn read_value<T: DeserializeOwned>(value: &Value) -> Result<T, Violation> {
 /// Reads `T` straight from JSON bytes in one pass; only when that fails are the bytes read again,
 /// tracking the path, to give the first error its JSON Pointer.
 pub fn read_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Violation> {
-    crate::__private::read::from_bytes(bytes).map_err(|_| {
+    read_slice_with(bytes, false)
+}
+
+/// [`read_slice`] for a contract type; one that reads every member
+/// ([`crate::Contract::READS_EVERY_MEMBER`]) leaves the nesting to the reader where it can
+/// ([`crate::__private::read::from_bytes_whole`]).
+pub fn read_contract_slice<T: crate::Contract>(bytes: &[u8]) -> Result<T, Violation> {
+    read_slice_with(bytes, T::READS_EVERY_MEMBER)
+}
+
+fn read_slice_with<T: DeserializeOwned>(bytes: &[u8], reads_every_member: bool) -> Result<T, Violation> {
+    let read = if reads_every_member {
+        crate::__private::read::from_bytes_whole(bytes)
+    } else {
+        crate::__private::read::from_bytes(bytes)
+    };
+    read.map_err(|_| {
         let mut deserializer = serde_json::Deserializer::from_slice(bytes);
         match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
             Err(err) => violation(err),

@@ -89,6 +89,7 @@ pub fn unknown<'de, A: MapAccess<'de>>(map: &mut A, extra: &mut Extra, name: Key
         return duplicate(map, &name.0);
     }
     let raw = map.next_value_seed(super::raw::Seed)?;
+    NestedCaptures::note(raw.get());
     if raw.get().starts_with(['{', '[']) {
         serde_json::from_str::<Distinct>(raw.get()).map_err(|err| {
             let message = err.to_string();
@@ -435,12 +436,73 @@ fn number_at(bytes: &[u8], line: usize, column: usize) -> Option<String> {
 /// raw capture (an unknown member, a payload) is held to it as every other place is; serde_json's
 /// own limit (one level less, and not applied inside raw captures) is then off.
 pub(crate) fn from_bytes<'de, T: serde::Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, serde_json::Error> {
+    judged(bytes, simdutf8::basic::from_utf8(bytes).ok())
+}
+
+/// [`from_bytes`] for a type that reads every member it meets (a generated type: an undeclared
+/// member is captured through [`unknown`], never skipped), with the nesting judged only when
+/// needed. The read first runs with serde_json's own limit on (127 levels, one under
+/// [`DEPTH_LIMIT`]), which holds every place such a type reads except the inside of a raw capture
+/// (an unknown member, a payload member read ahead of `agent_id`): a read that succeeds so and
+/// captured no array or object ([`NestedCaptures`]) is nested within the limit, and the
+/// judgement (a count of the whole input's brackets, about a thirtieth of a handoff's read) is
+/// not needed. Anything else (an error, a capture of an array or object) goes the judged way of
+/// [`from_bytes`], so errors and verdicts are its own. (A type that skips members, serde's
+/// `IgnoredAny`, would leave their nesting unjudged: it takes [`from_bytes`].)
+pub(crate) fn from_bytes_whole<'de, T: serde::Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, serde_json::Error> {
+    let text = simdutf8::basic::from_utf8(bytes).ok();
+    if let Some(text) = text {
+        let (read, nested) = NestedCaptures::watch(|| {
+            let mut deserializer = serde_json::Deserializer::from_str(text);
+            let value = T::deserialize(&mut deserializer)?;
+            deserializer.end().map(|()| value)
+        });
+        if let Ok(value) = read
+            && (!nested || too_deep(bytes).is_none())
+        {
+            return Ok(value);
+        }
+    }
+    judged(bytes, text)
+}
+
+/// The nesting judged, then the read with serde_json's limit off: as text when `text` is the
+/// input checked as UTF-8, else as bytes (serde_json's own error, at its line and column).
+fn judged<'de, T: serde::Deserialize<'de>>(bytes: &'de [u8], text: Option<&'de str>) -> Result<T, serde_json::Error> {
     if too_deep(bytes).is_some() {
         return Err(too_deep_error());
     }
-    match simdutf8::basic::from_utf8(bytes) {
-        Ok(text) => finish(serde_json::Deserializer::from_str(text)),
-        Err(_) => finish(serde_json::Deserializer::from_slice(bytes)),
+    match text {
+        Some(text) => finish(serde_json::Deserializer::from_str(text)),
+        None => finish(serde_json::Deserializer::from_slice(bytes)),
+    }
+}
+
+/// Whether a read on this thread captured an array or object as raw text (an unknown member, a
+/// payload member read ahead of `agent_id`): serde_json's depth limit does not reach inside a
+/// capture, and a capture read again starts its own count, so [`from_bytes`] judges the nesting
+/// of such a document.
+pub(crate) struct NestedCaptures;
+
+thread_local! {
+    static NESTED_CAPTURE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+impl NestedCaptures {
+    /// Notes a capture of `raw` (its text).
+    fn note(raw: &str) {
+        if raw.starts_with(['{', '[']) {
+            NESTED_CAPTURE.with(|flag| flag.set(true));
+        }
+    }
+
+    /// Runs `read`, and says whether it captured an array or object (a read inside another
+    /// keeps the outer one's note).
+    fn watch<R>(read: impl FnOnce() -> R) -> (R, bool) {
+        let outer = NESTED_CAPTURE.with(|flag| flag.replace(false));
+        let result = read();
+        let nested = NESTED_CAPTURE.with(|flag| flag.replace(outer || flag.get()));
+        (result, nested)
     }
 }
 
@@ -602,6 +664,7 @@ pub fn tag_first<'de, A: MapAccess<'de>>(mut map: A) -> Result<(Option<String>, 
     let mut ended = true;
     while let Some(Key(name)) = map.next_key()? {
         let raw = map.next_value_seed(super::raw::Seed)?;
+        NestedCaptures::note(raw.get());
         if name == "agent_id" {
             ended = false;
             // A plain string (the usual case) is handed on as text: no replay, no path tracking.

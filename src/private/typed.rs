@@ -6,7 +6,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 pub use super::catalogue::{
-    NESTED_PREFIX, NESTED_SUFFIX, Stage, TypeEntry, Violation, entries, find, pointer_of, read_slice, read_value,
+    NESTED_PREFIX, NESTED_SUFFIX, Stage, TypeEntry, Violation, entries, find, pointer_of, read_contract_slice,
+    read_slice, read_value,
 };
 
 /// The functions behind a [`TypeEntry`]'s methods, filled in by generated code.

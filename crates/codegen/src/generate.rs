@@ -239,6 +239,7 @@ fn contracts(plan: &Plan, emitted: &[String]) -> Vec<TokenStream> {
                 impl ::jerry_contracts::Contract for #ident {
                     const SCHEMA: &'static str = #name;
                     const POINTER: &'static str = #pointer;
+                    const READS_EVERY_MEMBER: bool = true;
                     fn constraint_violations(&self) -> ::std::vec::Vec<(::std::string::String, ::std::string::String)> {
                         #check
                     }
