@@ -65,6 +65,13 @@ pub trait Numeric: sealed::Sealed + Copy + PartialOrd + fmt::Debug + fmt::Displa
     /// Whether `text` is what serde_json writes for `self`.
     #[doc(hidden)]
     fn is_canonical(self, text: &str) -> bool;
+    /// [`Numeric::from_json`] and [`Numeric::is_canonical`] at once (one pass where the text is
+    /// plain).
+    #[doc(hidden)]
+    fn read_json(text: &str) -> Result<(Self, bool), String> {
+        let value = Self::from_json(text)?;
+        Ok((value, value.is_canonical(text)))
+    }
     /// What a type error calls this type ("a number", "an integer").
     #[doc(hidden)]
     const EXPECTING: &'static str;
@@ -74,8 +81,8 @@ impl Numeric for f64 {
     const EXPECTING: &'static str = "a number";
 
     fn from_json(text: &str) -> Result<Self, String> {
-        if let Some(value) = plain_decimal(text) {
-            return Ok(value);
+        if let Some(plain) = plain_decimal(text) {
+            return Ok(plain.value);
         }
         match text.parse::<f64>() {
             Ok(value) if value.is_finite() => Ok(value),
@@ -98,6 +105,24 @@ impl Numeric for f64 {
     fn is_canonical(self, text: &str) -> bool {
         self.is_finite() && (plainly_shortest(text) || ryu::Buffer::new().format_finite(self) == text)
     }
+
+    fn read_json(text: &str) -> Result<(Self, bool), String> {
+        match plain_decimal(text) {
+            Some(Plain { value, shortest: true }) => Ok((value, true)),
+            Some(Plain { value, shortest: false }) => Ok((value, ryu::Buffer::new().format_finite(value) == text)),
+            None => {
+                let value = Self::from_json(text)?;
+                Ok((value, value.is_canonical(text)))
+            }
+        }
+    }
+}
+
+/// A plain decimal's value, and whether its text is plainly what ryu writes for it.
+struct Plain {
+    value: f64,
+    /// What [`plainly_shortest`] says of the text, found on the same pass.
+    shortest: bool,
 }
 
 /// The value of a plain decimal `-?D*(.D*)?` (at least one digit) of at most 15 significant digits
@@ -105,7 +130,7 @@ impl Numeric for f64 {
 /// an integer (below 10^15, exact in a double) divided by a power of ten (at most 10^22, exact),
 /// one correctly rounded operation on exact operands, so the same double as `str::parse`'s
 /// correctly rounded reading (Clinger's fast path). `None` only means "ask `str::parse`".
-fn plain_decimal(text: &str) -> Option<f64> {
+fn plain_decimal(text: &str) -> Option<Plain> {
     /// The powers of ten a double holds exactly.
     const POWERS: [f64; 23] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
@@ -115,16 +140,16 @@ fn plain_decimal(text: &str) -> Option<f64> {
         [b'-', rest @ ..] => (true, rest),
         all => (false, all),
     };
-    let (mut mantissa, mut significant, mut seen) = (0u64, 0usize, false);
+    let (mut mantissa, mut significant, mut integer) = (0u64, 0usize, 0usize);
     let mut fraction: Option<usize> = None;
     for &b in digits {
         match b {
             b'0'..=b'9' => {
                 mantissa = mantissa * 10 + u64::from(b - b'0');
                 significant += usize::from(mantissa != 0);
-                seen = true;
-                if let Some(after) = &mut fraction {
-                    *after += 1;
+                match &mut fraction {
+                    Some(after) => *after += 1,
+                    None => integer += 1,
                 }
                 if significant > 15 {
                     return None;
@@ -135,12 +160,21 @@ fn plain_decimal(text: &str) -> Option<f64> {
         }
     }
     let after = fraction.unwrap_or(0);
-    if !seen || after >= POWERS.len() {
+    if integer + after == 0 || after >= POWERS.len() {
         return None;
     }
     // `mantissa < 10^15 < 2^53`: the conversion is exact.
     let value = mantissa as f64 / POWERS[after];
-    Some(if negative { -value } else { value })
+    // `plainly_shortest`'s cases, on what the pass saw: at most 15 significant digits already.
+    let (first, last) = (digits.first().copied(), digits.last().copied());
+    let shortest = match (integer, after) {
+        (0, _) | (_, 0) => false,
+        (1, _) if first == Some(b'0') => after - significant <= 4 && significant >= 1 && last != Some(b'0'),
+        _ if first == Some(b'0') => false,
+        (_, 1) if last == Some(b'0') => true,
+        _ => last != Some(b'0'),
+    };
+    Some(Plain { value: if negative { -value } else { value }, shortest })
 }
 
 /// Whether `text` is, without asking ryu, what ryu writes for the value it denotes: a plain
@@ -215,6 +249,22 @@ impl Numeric for i64 {
     fn is_canonical(self, text: &str) -> bool {
         itoa::Buffer::new().format(self) == text
     }
+
+    fn read_json(text: &str) -> Result<(Self, bool), String> {
+        let (negative, digits) = match text.as_bytes() {
+            [b'-', rest @ ..] => (true, rest),
+            all => (false, all),
+        };
+        // At most 18 digits: below 10^18, no overflow.
+        if !(1..=18).contains(&digits.len()) || !digits.iter().all(u8::is_ascii_digit) {
+            let value = Self::from_json(text)?;
+            return Ok((value, value.is_canonical(text)));
+        }
+        let magnitude = digits.iter().fold(0i64, |n, &d| n * 10 + i64::from(d - b'0'));
+        // itoa writes no leading zero and no `-0`.
+        let canonical = digits[0] != b'0' || (digits.len() == 1 && !negative);
+        Ok((if negative { -magnitude } else { magnitude }, canonical))
+    }
 }
 
 /// A number's text in a message, cut short when long.
@@ -245,8 +295,8 @@ impl<T: Numeric> Number<T> {
 
     /// Reads one JSON number's text, keeping the text when it is not canonical.
     fn from_text(text: &str) -> Result<Self, String> {
-        let value = T::from_json(text)?;
-        let text = if value.is_canonical(text) {
+        let (value, canonical) = T::read_json(text)?;
+        let text = if canonical {
             None
         } else {
             Some(RawValue::from_string(text.to_owned()).map_err(|e| format!("not a JSON number: {e}"))?)
@@ -591,7 +641,10 @@ mod tests {
         let check = |text: &str| {
             if let Some(fast) = plain_decimal(text) {
                 let parsed: f64 = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
-                assert_eq!(fast.to_bits(), parsed.to_bits(), "{text}");
+                assert_eq!(fast.value.to_bits(), parsed.to_bits(), "{text}");
+                assert_eq!(fast.shortest, plainly_shortest(text), "{text}");
+                let (value, canonical) = f64::read_json(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+                assert_eq!((value.to_bits(), canonical), (parsed.to_bits(), parsed.is_canonical(text)), "{text}");
             }
         };
         for text in
@@ -601,7 +654,7 @@ mod tests {
             check(text);
         }
         for text in ["", "-", ".", "1e5", "1.2.3", "+1", "1234567890123456", "0.00000000000000000000001", "1,5"] {
-            assert_eq!(plain_decimal(text), None, "{text}");
+            assert!(plain_decimal(text).is_none(), "{text}");
         }
         // Every split of random digit strings of up to 15 significant digits.
         let mut state = 0x2545_f491_4f6c_dd1du64;
@@ -617,6 +670,17 @@ mod tests {
                 check(&format!("{integer}.{fraction}"));
                 check(&format!("-{integer}.{fraction}"));
             }
+        }
+    }
+
+    /// The one-pass integer reading agrees with `from_json` and `is_canonical`.
+    #[test]
+    fn integers_read_in_one_pass_as_in_two() {
+        let texts = ["0", "-0", "7", "-7", "007", "-007", "10", "123456789012345678", "999999999999999999"];
+        let longer = ["1234567890123456789", "9223372036854775807", "-9223372036854775808", "1.0", "1e2", "", "-"];
+        for text in texts.into_iter().chain(longer) {
+            let two = i64::from_json(text).map(|value| (value, value.is_canonical(text)));
+            assert_eq!(i64::read_json(text), two, "{text}");
         }
     }
 
