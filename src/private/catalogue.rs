@@ -108,7 +108,7 @@ pub fn read_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Violation> {
 
 /// [`read_slice`] for a contract type; one that reads every member
 /// ([`crate::Contract::READS_EVERY_MEMBER`]) leaves the nesting to the reader where it can
-/// ([`crate::__private::read::from_bytes_whole`]).
+/// (`read::from_bytes_whole`).
 pub fn read_contract_slice<T: crate::Contract>(bytes: &[u8]) -> Result<T, Violation> {
     read_slice_with(bytes, T::READS_EVERY_MEMBER)
 }

@@ -480,7 +480,7 @@ fn judged<'de, T: serde::Deserialize<'de>>(bytes: &'de [u8], text: Option<&'de s
 
 /// Whether a read on this thread captured an array or object as raw text (an unknown member, a
 /// payload member read ahead of `agent_id`): serde_json's depth limit does not reach inside a
-/// capture, and a capture read again starts its own count, so [`from_bytes`] judges the nesting
+/// capture, and a capture read again starts its own count, so [`from_bytes_whole`] judges the nesting
 /// of such a document.
 pub(crate) struct NestedCaptures;
 
