@@ -153,7 +153,7 @@ fn gate_reports<T: DeserializeOwned + serde::Serialize + Validate>(
 
 #[test]
 fn validate_on_a_typed_value_is_the_gate_on_its_bytes() {
-    // One meaning of valid (D-140): every layer, the records the gate gives the written JSON, and
+    // One meaning of valid (D-151): every layer, the records the gate gives the written JSON, and
     // the verdict the gate gives the document the value was read from.
     let corpus = support::corpus();
     let mut compared = 0;
