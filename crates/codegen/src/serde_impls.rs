@@ -244,8 +244,6 @@ fn struct_impls(item: &mut syn::ItemStruct) -> Result<TokenStream, String> {
     })
 }
 
-/// Whether a field's type holds free-form JSON (`serde_json::Value`, a map or list of them):
-/// serde_json's own reader of those keeps the last of two members of the same name.
 /// The read of a field holding an object read as a map (`BTreeMap<String, T>`, optional through
 /// `present`): the runtime's `DistinctMembers`, which refuses a name given twice as every other
 /// object read does (serde's `BTreeMap` keeps the last value and loses the first). `None` for a
@@ -256,11 +254,7 @@ fn members_read(ty: &syn::Type, deserialize_with: Option<&syn::ExprPath>) -> Res
         return Ok(None);
     }
     let with = deserialize_with.map(|p| quote!(#p).to_string().replace(' ', ""));
-    let map = |ty: &syn::Type| -> Option<syn::Type> {
-        let inner = quote!(#ty).to_string().replace(' ', "");
-        let value = inner.strip_prefix("::std::collections::BTreeMap<::std::string::String,")?.strip_suffix('>')?;
-        syn::parse_str(value).ok()
-    };
+    let map = crate::skim::map_value;
     let read = |value: &syn::Type| quote!(::serde::de::MapAccess::next_value::<::jerry_contracts::__private::read::DistinctMembers<#value>>(&mut __map)?.0);
     let tokens = match (with.as_deref(), crate::attributes::option_inner(ty)) {
         (None, None) => map(ty).map(|value| read(&value)),
@@ -273,6 +267,8 @@ fn members_read(ty: &syn::Type, deserialize_with: Option<&syn::ExprPath>) -> Res
     tokens.map(Some).ok_or_else(|| format!("a map held as {shown}, which the serde pass cannot read member by member"))
 }
 
+/// Whether a field's type holds free-form JSON (`serde_json::Value`, a map or list of them):
+/// serde_json's own reader of those keeps the last of two members of the same name.
 pub(crate) fn holds_json_value(ty: &syn::Type) -> bool {
     quote!(#ty).to_string().replace(' ', "").contains("serde_json::Value")
 }

@@ -593,7 +593,7 @@ fn is_generated(ty: &Type) -> bool {
 }
 
 /// The `T` of `::std::collections::BTreeMap<::std::string::String, T>` (an object read as a map).
-fn map_value(ty: &Type) -> Option<Type> {
+pub(crate) fn map_value(ty: &Type) -> Option<Type> {
     let Type::Path(path) = ty else { return None };
     let last = path.path.segments.last()?;
     if last.ident != "BTreeMap" {
