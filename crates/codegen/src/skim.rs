@@ -512,33 +512,13 @@ fn value_seed(ty: &Type, rules: &[Rule]) -> Option<TokenStream> {
         return Some(quote!(::jerry_contracts::__private::skim::Range::<#number> { min: #min, max: #max }));
     }
     if let Some(value) = map_value(ty).filter(skims) {
-        let (mut min, mut max) = (quote!(0), quote!(::std::primitive::usize::MAX));
-        for rule in rules {
-            match rule {
-                Rule::Length { chars: false, min: low, max: high } => {
-                    bound(&mut min, low, |v| quote!(#v));
-                    bound(&mut max, high, |v| quote!(#v));
-                }
-                Rule::Dive => {}
-                _ => return None,
-            }
-        }
+        let (min, max) = count_bounds(rules)?;
         return Some(quote! {
             ::jerry_contracts::__private::skim::Members::<#value> { cx: &mut *__cx, min: #min, max: #max, value: ::std::marker::PhantomData }
         });
     }
     if let Some(item) = generic_argument(ty, "Vec").filter(skims) {
-        let (mut min, mut max) = (quote!(0), quote!(::std::primitive::usize::MAX));
-        for rule in rules {
-            match rule {
-                Rule::Length { chars: false, min: low, max: high } => {
-                    bound(&mut min, low, |v| quote!(#v));
-                    bound(&mut max, high, |v| quote!(#v));
-                }
-                Rule::Dive => {}
-                _ => return None,
-            }
-        }
+        let (min, max) = count_bounds(rules)?;
         return Some(quote! {
             ::jerry_contracts::__private::skim::Items::<#item> { cx: &mut *__cx, min: #min, max: #max, item: ::std::marker::PhantomData }
         });
@@ -548,6 +528,23 @@ fn value_seed(ty: &Type, rules: &[Rule]) -> Option<TokenStream> {
         return Some(quote!(::jerry_contracts::__private::skim::Seed::<#ty>::new(&mut *__cx)));
     }
     None
+}
+
+/// The fewest and most entries of an array or a map under these rules (`garde`'s `length` on the
+/// count, `dive` on each entry), or `None` when a rule needs the value whole.
+fn count_bounds(rules: &[Rule]) -> Option<(TokenStream, TokenStream)> {
+    let (mut min, mut max) = (quote!(0), quote!(::std::primitive::usize::MAX));
+    for rule in rules {
+        match rule {
+            Rule::Length { chars: false, min: low, max: high } => {
+                bound(&mut min, low, |v| quote!(#v));
+                bound(&mut max, high, |v| quote!(#v));
+            }
+            Rule::Dive => {}
+            _ => return None,
+        }
+    }
+    Some((min, max))
 }
 
 /// Replaces a default bound with the rule's, when the rule gives one.
