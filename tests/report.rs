@@ -136,3 +136,24 @@ fn a_value_json_cannot_hold_is_named_not_called_null() {
     let err = report.into_result().expect_err("invalid");
     assert!(err.to_string().contains("error SCH-002 at /confidence/overall"), "{err}");
 }
+
+/// Every code of the catalogue (docs/error-codes.md) is reported by some layer.
+#[test]
+fn every_code_in_the_catalogue_is_reported_by_some_layer() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut sources = String::new();
+    for dir in [root.join("validation"), root.clone()] {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("codes.rs") {
+                sources.push_str(&std::fs::read_to_string(path).unwrap());
+            }
+        }
+    }
+    let unused: Vec<&str> = jerry_contracts::validation::codes::CONSTANT_NAMES
+        .iter()
+        .copied()
+        .filter(|name| !sources.contains(&format!("codes::{name}")))
+        .collect();
+    assert!(unused.is_empty(), "catalogue codes no layer reports: {unused:?}");
+}

@@ -239,7 +239,7 @@ pub fn table(corpus: &Corpus) -> String {
            These sit in the schema's `x-convention` objects and form the convention layer: a warning\n\
            (`CNV-*`), an error only in strict mode (`validate --strict`, `Options::strict`).\n\n\
          {} constraints: {} stated by the seeds, {conventions} conventions. This page is generated from the\n\
-         schemas (`jerry_contracts_codegen::constraints::table`); `JERRY_BLESS=1 cargo test --test docs_fresh`\n\
+         schemas (`jerry_contracts_codegen::constraints::table`); `JERRY_BLESS=1 cargo test --test artifacts`\n\
          refreshes it.\n",
         rows.len(),
         rows.len() - conventions,

@@ -25,7 +25,7 @@ use crate::corpus::{Corpus, Problem};
 use crate::plan::{Kind, Plan, TypeDef};
 
 /// How to regenerate the file, quoted in its header and by the freshness test.
-pub const REGENERATE: &str = "JERRY_BLESS=1 cargo test -p jerry-contracts-codegen --test python_types";
+pub const REGENERATE: &str = "JERRY_BLESS=1 cargo test --test artifacts";
 
 /// Where the generated module is committed, relative to the workspace root.
 pub const TYPES_PATH: &str = "crates/python/python/jerry_contracts/types.py";

@@ -1,0 +1,151 @@
+//! Every committed generated artifact is fresh, judged in one test that names every stale one:
+//!
+//! | artifact | rendered by |
+//! |---|---|
+//! | `docs/error-codes.md` | `validation::codes::markdown` |
+//! | `docs/constraints.md` | `jerry_contracts_codegen::constraints::table` |
+//! | `docs/schemas/` | `jerry_contracts_schema_tools::docs::render` (also `jerry-contracts docs`) |
+//! | `tests/public-api.txt` | rustdoc's JSON, listed by `tests/support/public_api.rs` |
+//! | `crates/python/python/jerry_contracts/types.py` | `jerry_contracts_codegen::python_types` |
+//!
+//! After a deliberate change, `JERRY_BLESS=1 cargo test --test artifacts` (or
+//! `scripts/bless.sh`) rewrites every stale artifact and fails the run all the same, since a
+//! blessed run compared nothing: run the tests again without it to see the check pass.
+#![allow(clippy::expect_used, clippy::unwrap_used)] // a failed expectation is the test failing
+
+#[path = "support/public_api.rs"]
+mod public_api;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Component, Path, PathBuf};
+
+const BLESS: &str = "JERRY_BLESS=1 cargo test --test artifacts";
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// One generated file: its path under the repository and what the generator makes of it now.
+struct Artifact {
+    path: String,
+    fresh: String,
+}
+
+/// The schema pages, keyed by their path under `docs/schemas/` with forward slashes.
+fn schema_pages() -> BTreeMap<String, String> {
+    let rendered = jerry_contracts_schema_tools::docs::render(
+        &root().join("schemas"),
+        &root().join("tests/fixtures"),
+        &root().join("data/cross_pollination_matrix.json"),
+    )
+    .unwrap_or_else(|err| panic!("the schema documentation does not render: {err}"));
+    rendered.into_iter().map(|(path, text)| (slashes(&path), text)).collect()
+}
+
+fn slashes(path: &Path) -> String {
+    path.components()
+        .filter_map(|c| match c {
+            Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Every `.md` file below `dir`, relative to it, with forward slashes.
+fn pages_on_disk(dir: &Path) -> BTreeSet<String> {
+    fn walk(base: &Path, dir: &Path, out: &mut BTreeSet<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(base, &path, out);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                out.insert(slashes(path.strip_prefix(base).unwrap()));
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// Why a committed file is stale, or `None` when it equals `fresh`: where the first difference
+/// is, so the listing says more than "differs".
+fn staleness(committed: Option<&str>, fresh: &str) -> Option<String> {
+    let committed = committed?;
+    if committed == fresh {
+        return None;
+    }
+    let line = committed
+        .lines()
+        .zip(fresh.lines())
+        .position(|(a, b)| a != b)
+        .map_or_else(|| committed.lines().count().min(fresh.lines().count()) + 1, |index| index + 1);
+    Some(format!("differs from line {line}"))
+}
+
+#[test]
+fn every_committed_generated_artifact_is_fresh() {
+    let corpus = jerry_contracts_codegen::Corpus::load(&root().join("schemas")).expect("the corpus loads");
+    let pages = schema_pages();
+    let mut artifacts = vec![
+        Artifact { path: "docs/error-codes.md".into(), fresh: jerry_contracts::validation::codes::markdown() },
+        Artifact { path: "docs/constraints.md".into(), fresh: jerry_contracts_codegen::constraints::table(&corpus) },
+        Artifact { path: "tests/public-api.txt".into(), fresh: public_api::listed() },
+        Artifact {
+            path: jerry_contracts_codegen::python::TYPES_PATH.into(),
+            fresh: jerry_contracts_codegen::python_types(&root().join("schemas")).expect("the Python types generate"),
+        },
+    ];
+    artifacts.extend(
+        pages.iter().map(|(page, text)| Artifact { path: format!("docs/schemas/{page}"), fresh: text.clone() }),
+    );
+
+    let mut stale: Vec<String> = Vec::new();
+    for artifact in &artifacts {
+        let committed = std::fs::read_to_string(root().join(&artifact.path)).ok();
+        match (&committed, staleness(committed.as_deref(), &artifact.fresh)) {
+            (None, _) => stale.push(format!("{} (missing)", artifact.path)),
+            (Some(_), Some(why)) => stale.push(format!("{} ({why})", artifact.path)),
+            (Some(_), None) => {}
+        }
+    }
+    let schema_dir = root().join("docs/schemas");
+    let orphans: Vec<String> =
+        pages_on_disk(&schema_dir).into_iter().filter(|page| !pages.contains_key(page)).collect();
+    stale.extend(orphans.iter().map(|page| format!("docs/schemas/{page} (no schema renders it)")));
+
+    if std::env::var_os("JERRY_BLESS").is_some() {
+        for artifact in artifacts.iter().filter(|a| !a.path.starts_with("docs/schemas/")) {
+            let path = root().join(&artifact.path);
+            std::fs::write(&path, &artifact.fresh).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+        // The pages go through the writer `jerry-contracts docs` uses: it keeps a manifest and
+        // removes only pages it wrote before.
+        let owned: BTreeMap<PathBuf, String> = pages.iter().map(|(p, t)| (PathBuf::from(p), t.clone())).collect();
+        jerry_contracts_schema_tools::docs::write(&schema_dir, &owned, false).expect("write docs/schemas");
+        panic!(
+            "JERRY_BLESS: rewrote the generated artifacts; stale were ({}):\n  {}\nrun the tests again without \
+             JERRY_BLESS to check them",
+            stale.len(),
+            stale.join("\n  ")
+        );
+    }
+    assert!(
+        stale.is_empty(),
+        "{} committed generated artifacts are stale; regenerate them with `{BLESS}` (or scripts/bless.sh), \
+         never by hand:\n  {}",
+        stale.len(),
+        stale.join("\n  ")
+    );
+}
+
+/// The check can fail: a committed text that differs is named with its first differing line.
+#[test]
+fn a_stale_artifact_is_named_with_its_first_difference() {
+    assert_eq!(staleness(Some("a\nb\n"), "a\nb\n"), None);
+    assert_eq!(staleness(Some("a\nb\n"), "a\nc\n").as_deref(), Some("differs from line 2"));
+    assert_eq!(staleness(Some("a\n"), "a\nb\n").as_deref(), Some("differs from line 2"));
+    assert_eq!(staleness(None, "a"), None, "a missing file is reported by the caller");
+}
