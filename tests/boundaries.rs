@@ -53,7 +53,7 @@ fn every_constraint_has_boundary_fixtures_on_both_sides() {
     let registry = support::registry(&corpus);
     let holds = |uri: &str, value: &Value| support::validator(&registry, uri).is_valid(value);
     assert!(inventory.len() > 600, "the inventory lists only {} constraints", inventory.len());
-    let keywords: BTreeMap<String, String> = inventory.iter().map(|c| (c.id(), c.keyword.clone())).collect();
+    let keywords: BTreeMap<String, String> = inventory.iter().map(|c| (c.id(), c.keyword.to_string())).collect();
     let mut problems = Vec::new();
     let mut invalid_side: BTreeMap<&str, usize> = BTreeMap::new();
     let mut valid_side: BTreeMap<&str, usize> = BTreeMap::new();

@@ -115,7 +115,7 @@ fn every_constraint_names_its_source() {
     let corpus = support::corpus();
     let rows = constraints::sourced(&corpus);
     assert!(rows.len() > 900, "only {} constraints", rows.len());
-    let problems: Vec<String> = rows.iter().filter_map(constraints::SourcedConstraint::problem).collect();
+    let problems: Vec<String> = rows.iter().filter_map(constraints::Constraint::source_problem).collect();
     assert!(problems.is_empty(), "{} constraints without a proper source:\n{}", problems.len(), problems.join("\n"));
 }
 

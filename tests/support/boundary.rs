@@ -6,7 +6,7 @@
 //! test keeps, per constraint, the candidates the reference validator judges as intended.
 #![allow(dead_code, clippy::expect_used, clippy::unwrap_used, missing_docs)]
 
-use jerry_contracts_codegen::constraints::ASSERTIONS;
+use jerry_contracts_codegen::model::{Keyword, Layer};
 use jerry_contracts_codegen::{Constraint, Corpus};
 use serde_json::{Value, json};
 
@@ -69,16 +69,18 @@ impl Walk<'_> {
             return;
         }
         let integer = map.get("type") == Some(&json!("integer"));
-        let site = |keyword: &str, limit: &Value, pointer_in_doc: String, value: &Value| {
+        let site = |keyword: Keyword, limit: &Value, pointer_in_doc: String, value: &Value| {
             let constraint = Constraint {
                 schema: file.to_owned(),
                 pointer: pointer.to_owned(),
-                keyword: keyword.to_owned(),
+                keyword,
                 value: limit.clone(),
+                layer: Layer::Schema,
+                source: None,
             };
             Site {
                 constraint: constraint.id(),
-                keyword: keyword.to_owned(),
+                keyword: keyword.to_string(),
                 limit: limit.clone(),
                 integer,
                 schema: node.clone(),
@@ -86,9 +88,9 @@ impl Walk<'_> {
                 value: value.clone(),
             }
         };
-        for keyword in ASSERTIONS {
-            let Some(limit) = map.get(*keyword) else { continue };
-            let applies = match *keyword {
+        for keyword in Keyword::assertions() {
+            let Some(limit) = map.get(keyword.as_str()) else { continue };
+            let applies = match keyword.as_str() {
                 "pattern" | "format" | "minLength" | "maxLength" => instance.is_string(),
                 "minimum" | "maximum" => instance.is_number(),
                 "minItems" | "maxItems" => instance.is_array(),
@@ -103,7 +105,7 @@ impl Walk<'_> {
             for name in map.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
                 if let Some(member) = object.get(name) {
                     out.push(site(
-                        "required",
+                        Keyword::Required,
                         &json!(name),
                         format!("{at}/{}", jerry_contracts_pointer::escape(name)),
                         member,

@@ -1,102 +1,13 @@
-//! The JSON Schema keywords the generator carries into Rust types, and the check that fails the
-//! build on any other. Every keyword is either carried (by the shape of the type, by a garde rule,
-//! or as documentation) or rejected with the schema file and JSON Pointer; none is dropped.
+//! The check that fails the build on a keyword the generator cannot carry. Every keyword is
+//! either carried (by the shape of the type, by a garde rule, or as documentation: the model's
+//! table, [`Keyword`]) or rejected with the schema file and JSON Pointer; none is dropped.
 
 use serde_json::{Map, Value};
 
 use crate::corpus::Problem;
-
-/// Keywords the generator knows, and how each reaches the types.
-pub const SUPPORTED: &[(&str, &str)] = &[
-    ("$schema", "checked by the corpus loader"),
-    ("$id", "checked by the corpus loader; quoted in rustdoc"),
-    ("$comment", "annotation"),
-    ("title", "rustdoc"),
-    ("description", "rustdoc"),
-    ("examples", "annotation (checked against the schema by the test suite)"),
-    ("default", "annotation; the field stays optional so a relayed document is not rewritten"),
-    ("definitions", "one named type per definition"),
-    ("$ref", "a reference to the named type"),
-    ("type", "the Rust type; a type list with \"null\" makes the value nullable"),
-    ("properties", "struct fields"),
-    ("required", "non-optional fields"),
-    ("additionalProperties", "a map type (schema) or the struct's `extra` map (true/absent)"),
-    ("items", "Vec element type"),
-    ("enum", "a Rust enum (with null: a nullable field)"),
-    ("const", "a one-value type that only deserialises from the constant"),
-    ("pattern", "garde `pattern` with an ECMA-262 matcher"),
-    ("minLength", "garde `length(chars, min)`"),
-    ("maxLength", "garde `length(chars, max)`"),
-    ("minimum", "garde `range(min)`"),
-    ("maximum", "garde `range(max)`"),
-    ("minItems", "garde `length(min)`"),
-    ("maxItems", "garde `length(max)`"),
-    ("uniqueItems", "garde custom rule `__private::unique_items`"),
-    ("format", "date, date-time, uuid: strict types in `formats`; uri and uri-reference: RFC 3986 garde custom rules"),
-    ("if", "only in the agent-output dispatch shape"),
-    ("then", "only in the agent-output dispatch shape"),
-    ("else", "only in the agent-output dispatch shape"),
-    ("allOf", "only in the agent-output dispatch shape"),
-    (
-        "x-source",
-        "annotation: where each constraint of the object comes from (the constraint table, docs/constraints.md)",
-    ),
-    (
-        "x-convention",
-        "the convention layer (CNV-*): constraints the seeds do not state, warnings unless strict; not in the types",
-    ),
-];
-
-/// Keywords an `x-convention` object may hold: assertions on the same value as the object
-/// that carries it, and their `x-source`.
-pub const CONVENTION_KEYWORDS: &[&str] = &[
-    "required",
-    "pattern",
-    "enum",
-    "const",
-    "minimum",
-    "maximum",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "format",
-    "additionalProperties",
-    "x-source",
-];
-
-/// Keywords whose every use must name its source in `x-source`: `seed NNN:LINE` (the seed
-/// line that states it) or `convention D-NN` (the decision that makes it a convention).
-pub const CITED: &[&str] = &[
-    "required",
-    "pattern",
-    "enum",
-    "const",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "format",
-    "additionalProperties",
-    "minProperties",
-    "maxProperties",
-];
-
 /// `format` values the generator carries.
-pub const FORMATS: &[&str] = &["date", "date-time", "uuid", "uri", "uri-reference"];
-
-/// Keywords that may stand beside `$ref` (draft-07 ignores every sibling of `$ref`, so a
-/// constraint there would be silently void).
-pub const REF_SIBLINGS: &[&str] = &["$ref", "description", "title", "examples", "default", "$comment"];
-
-/// Keywords of the dispatch shape, accepted only where [`crate::plan`] recognises it.
-pub const DISPATCH_ONLY: &[&str] = &["if", "then", "else", "allOf"];
+pub use crate::model::FORMATS;
+use crate::model::Keyword;
 
 /// Checks the keywords of one schema object (not its subschemas). `dispatch` says whether the
 /// dispatch keywords are allowed here.
@@ -104,11 +15,11 @@ pub fn check(file: &str, pointer: &str, node: &Map<String, Value>, dispatch: boo
     let mut problems = Vec::new();
     for (key, value) in node {
         let at = format!("{pointer}/{}", jerry_contracts_pointer::escape(key));
-        if !SUPPORTED.iter().any(|(k, _)| k == key) {
+        let Some(keyword) = Keyword::parse(key).filter(|k| k.is_supported()) else {
             problems.push(Problem::new(file, at, format!("keyword `{key}` is not supported by the code generator")));
             continue;
-        }
-        if DISPATCH_ONLY.contains(&key.as_str()) && !dispatch {
+        };
+        if keyword.dispatch_only() && !dispatch {
             problems.push(Problem::new(
                 file,
                 at,
@@ -136,7 +47,7 @@ pub fn check(file: &str, pointer: &str, node: &Map<String, Value>, dispatch: boo
         problems.extend(check_convention(file, &format!("{pointer}/x-convention"), convention));
     }
     if node.contains_key("$ref") {
-        for key in node.keys().filter(|k| !REF_SIBLINGS.contains(&k.as_str())) {
+        for key in node.keys().filter(|k| !Keyword::parse(k).is_some_and(Keyword::beside_ref)) {
             problems.push(Problem::new(
                 file,
                 format!("{pointer}/{}", jerry_contracts_pointer::escape(key)),
@@ -219,7 +130,7 @@ fn check_convention(file: &str, pointer: &str, convention: &Value) -> Vec<Proble
     let mut problems = Vec::new();
     for (key, value) in map {
         let at = format!("{pointer}/{}", jerry_contracts_pointer::escape(key));
-        if !CONVENTION_KEYWORDS.contains(&key.as_str()) {
+        if !Keyword::parse(key).is_some_and(Keyword::in_convention) {
             problems.push(Problem::new(
                 file,
                 at,

@@ -15,6 +15,7 @@ pub mod enums;
 pub mod files;
 pub mod generate;
 pub mod keywords;
+pub mod model;
 pub mod naming;
 pub mod newtypes;
 pub mod plan;
