@@ -45,6 +45,8 @@ pub enum CodegenError {
 /// Generates the Rust source for every schema under `schemas`.
 pub fn generate(schemas: &Path) -> Result<String, CodegenError> {
     let (corpus, plan) = load_plan(schemas)?;
+    // The model reads every type; a shape it cannot carry fails the build here too.
+    model::Model::new(&corpus, &plan).map_err(CodegenError::Schemas)?;
     let mut source = generate::source(&plan).map_err(CodegenError::Schemas)?;
     source.push_str(&generate::embedded(&corpus, schemas));
     Ok(source)
@@ -54,7 +56,8 @@ pub fn generate(schemas: &Path) -> Result<String, CodegenError> {
 /// schema under `schemas`, under the names of the Rust types.
 pub fn python_types(schemas: &Path) -> Result<String, CodegenError> {
     let (corpus, plan) = load_plan(schemas)?;
-    python::source(&corpus, &plan).map_err(CodegenError::Schemas)
+    let model = model::Model::new(&corpus, &plan).map_err(CodegenError::Schemas)?;
+    python::source(&model).map_err(CodegenError::Schemas)
 }
 
 /// Loads the corpus, checks it and its references, and plans the types.

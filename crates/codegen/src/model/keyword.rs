@@ -63,6 +63,8 @@ struct Entry {
     ref_sibling: bool,
     /// Only in the agent-output dispatch shape.
     dispatch_only: bool,
+    /// Says something of the schema, not of the value (documentation, sources, conventions).
+    annotation: bool,
 }
 
 const fn entry(keyword: Keyword, name: &'static str, carried: Option<&'static str>) -> Entry {
@@ -75,6 +77,7 @@ const fn entry(keyword: Keyword, name: &'static str, carried: Option<&'static st
         convention: false,
         ref_sibling: false,
         dispatch_only: false,
+        annotation: false,
     }
 }
 
@@ -90,8 +93,9 @@ const fn constraint(
     Entry { cited: true, assertion, convention, ..entry(keyword, name, carried) }
 }
 
+/// An annotation that may stand beside `$ref`.
 const fn annotation(keyword: Keyword, name: &'static str, carried: &'static str) -> Entry {
-    Entry { ref_sibling: true, ..entry(keyword, name, Some(carried)) }
+    Entry { ref_sibling: true, annotation: true, ..entry(keyword, name, Some(carried)) }
 }
 
 const fn dispatch(keyword: Keyword, name: &'static str) -> Entry {
@@ -152,6 +156,7 @@ const TABLE: &[Entry] = &[
     dispatch(Keyword::AllOf, "allOf"),
     Entry {
         convention: true,
+        annotation: true,
         ..entry(
             Keyword::XSource,
             "x-source",
@@ -160,13 +165,16 @@ const TABLE: &[Entry] = &[
             ),
         )
     },
-    entry(
-        Keyword::XConvention,
-        "x-convention",
-        Some(
-            "the convention layer (CNV-*): constraints the seeds do not state, warnings unless strict; not in the types",
-        ),
-    ),
+    Entry {
+        annotation: true,
+        ..entry(
+            Keyword::XConvention,
+            "x-convention",
+            Some(
+                "the convention layer (CNV-*): constraints the seeds do not state, warnings unless strict; not in the types",
+            ),
+        )
+    },
 ];
 
 /// `format` values the generator carries.
@@ -223,6 +231,13 @@ impl Keyword {
     /// Whether it may stand beside `$ref`.
     pub fn beside_ref(self) -> bool {
         self.entry().ref_sibling
+    }
+
+    /// Whether it says something of the schema rather than of the value (`title`,
+    /// `description`, `examples`, `default`, `$comment`, `x-source`, `x-convention`): a schema
+    /// of annotations only accepts any value.
+    pub fn is_annotation(self) -> bool {
+        self.entry().annotation
     }
 
     /// Whether it belongs to the agent-output dispatch shape only.

@@ -1,15 +1,19 @@
-//! The contract model: one typed reading of the corpus that every renderer works from. Today it
-//! holds the keywords the generator knows ([`Keyword`], the one table of them) and every
-//! constraint of the corpus with its keyword, value, place, layer and source
-//! ([`Constraint`]); the constraint table and inventory render from it.
+//! The contract model: one typed reading of the corpus that every renderer works from. It
+//! holds the keywords the generator knows ([`Keyword`], the one table of them), every
+//! constraint of the corpus with its keyword, value, place, layer and source ([`Constraint`]),
+//! and every named type with its fields and type expressions ([`TypeModel`], [`Expr`]). The
+//! constraint table, the inventory and the Python types render from it.
 
 mod constraint;
 mod keyword;
+mod types;
 
 pub use constraint::{Constraint, Layer, Source, constraints};
 pub use keyword::{FORMATS, Keyword};
+pub use types::{AnyValue, Body, Expr, Field, TypeModel, types};
 
-use crate::corpus::Corpus;
+use crate::corpus::{Corpus, Problem};
+use crate::plan::Plan;
 
 /// The model of a corpus.
 #[derive(Debug, Clone)]
@@ -17,11 +21,14 @@ use crate::corpus::Corpus;
 pub struct Model {
     /// Every constraint, in file and document order (see [`constraints`]).
     pub constraints: Vec<Constraint>,
+    /// Every named type of the plan, in the plan's order (by flat name).
+    pub types: Vec<TypeModel>,
 }
 
 impl Model {
-    /// Reads the model of `corpus` (checked by the loader).
-    pub fn new(corpus: &Corpus) -> Self {
-        Model { constraints: constraints(corpus) }
+    /// Reads the model of `corpus` and its plan, or returns every problem found, each with its
+    /// schema file and pointer.
+    pub fn new(corpus: &Corpus, plan: &Plan) -> Result<Self, Vec<Problem>> {
+        Ok(Model { constraints: constraints(corpus), types: types(corpus, plan)? })
     }
 }
