@@ -69,6 +69,14 @@ impl fmt::Debug for IdUse<'_, '_> {
     }
 }
 
+/// The agent an output type belongs to, known from the type (generated beside
+/// [`AgentOutput`]; the table of single-agent rules is keyed by it). Not part of the API.
+#[doc(hidden)]
+pub trait AgentId {
+    /// The `agent_id` constant of the output schema (`nse-risk`).
+    const AGENT_ID: &'static str;
+}
+
 /// An agent's output: what every rule that applies to all agents reads of it. Generated for
 /// every schema under `schemas/agents/` whose root has a constant `agent_id`.
 pub trait AgentOutput: Any + Send + Sync + fmt::Debug {

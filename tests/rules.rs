@@ -1189,3 +1189,64 @@ fn ref_002_absent_when_nothing_is_known_or_everything_is() {
     // The ids a requirements output defines are known to it (it references none of the listed kinds).
     absent(&run_with(known(&["REQ-ZZZ-999"]), &load(REQUIREMENTS)), "REF-002");
 }
+
+// ---------------------------------------------------------------------------------------------
+// A new rule of a single agent (issue 28)
+// ---------------------------------------------------------------------------------------------
+
+/// The rule the test adds for ps-researcher (an agent without rules of its own, whose outputs
+/// the bytes path only skims): a record at the output's first finding.
+fn first_finding(output: &dyn jerry_contracts::AgentOutput, base: &str, report: &mut Report) {
+    let researcher = output
+        .downcast_ref::<jerry_contracts::agents::ps::ResearcherOutput>()
+        .expect("the rule is added for the researcher's outputs");
+    let message = format!("a test rule read {} findings", researcher.findings.len());
+    report.push(jerry_contracts::validation::record(
+        &jerry_contracts::validation::codes::SEM_EMPTY_FINDINGS,
+        &format!("{base}/findings/0"),
+        message,
+    ));
+}
+
+/// A rule of a single agent fires on every path: added (through the test hook, as a new row of
+/// the table of single-agent rules would be) for ps-researcher, it reports on a standalone
+/// output and on an envelope's payload, each read as bytes (the path that skims an output no
+/// rule reads), as a parsed value and as a typed value. The skim's choice of outputs to read
+/// whole comes from the same table, so nothing else has to learn of the rule.
+#[test]
+fn a_rule_added_for_one_agent_fires_on_every_path() {
+    use jerry_contracts::__private::validation::with_rule;
+    let output = load(RESEARCHER);
+    let handoff = envelope(output.clone());
+    let validator = Validator::new();
+    let paths = |doc: &Value, name: &str| -> Vec<(String, Report)> {
+        let bytes = serde_json::to_vec(doc).expect("serialisable");
+        let mut reports = vec![
+            (format!("{name} as bytes"), validator.validate(&bytes)),
+            (format!("{name} as a value"), validator.validate_value(None, doc)),
+        ];
+        if name == "output" {
+            let typed: jerry_contracts::agents::ps::ResearcherOutput =
+                jerry_contracts::typed::deserialize(doc).expect("a valid output");
+            reports.push(("the typed output".to_owned(), typed.validate()));
+        } else {
+            let typed: jerry_contracts::session_context::v1_1::SessionContext =
+                jerry_contracts::typed::deserialize(doc).expect("a valid envelope");
+            reports.push(("the typed envelope".to_owned(), typed.validate()));
+        }
+        reports
+    };
+    for (doc, name, at) in [(&output, "output", "/findings/0"), (&handoff, "envelope", "/payload/findings/0")] {
+        for (path, report) in paths(doc, name) {
+            assert!(pointers(&report, "SEM-001").is_empty(), "{path}: no rule yet: {:#?}", report.records);
+        }
+        with_rule("ps-researcher", first_finding, || {
+            for (path, report) in paths(doc, name) {
+                assert_eq!(pointers(&report, "SEM-001"), [at], "{path}: {:#?}", report.records);
+            }
+        });
+        for (path, report) in paths(doc, name) {
+            assert!(pointers(&report, "SEM-001").is_empty(), "{path}: the rule is gone again");
+        }
+    }
+}

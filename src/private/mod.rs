@@ -21,6 +21,7 @@ mod transforms;
 pub mod typed;
 mod uri;
 
+pub use crate::agent::AgentId;
 pub use crate::validation::facts::Facts;
 pub use crate::validation::subject::{Held, Subject};
 pub use rules::{FiniteValue, UniqueItems, finite, undeclared, unique_items};
@@ -53,5 +54,7 @@ pub fn invalid_value(type_name: &'static str, value: &str, rule: &str) -> crate:
 
 /// Test hooks of the validator: the interpreter's pairs, another catalogue.
 pub mod validation {
+    #[cfg(feature = "testing")]
+    pub use crate::validation::agent_rules::added::{Rule, with_rule};
     pub use crate::validation::hooks::{Catalogue, interpret, interpret_in, validate_as_in};
 }

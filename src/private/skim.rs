@@ -518,7 +518,7 @@ where
     D: Deserializer<'de>,
 {
     cx.facts.agent = agent;
-    if crate::validation::Facts::read_whole(agent) {
+    if crate::validation::agent_rules::read_whole(agent) {
         let value = T::deserialize(deserializer)?;
         if garde::Validate::validate(&value).is_err() {
             return Err(fail());

@@ -10,13 +10,13 @@
 //! | CON-005 | P-002     | an agent output lists the artifacts it persisted (warning)             |
 //!
 //! The output rules judge a standalone agent output and an envelope's payload alike (see
-//! [`super::semantic::output`]).
+//! [`super::output::output`]).
 
 use std::collections::BTreeSet;
 
 use serde_json::json;
 
-use super::semantic::{Output, output};
+use super::output::{Output, output};
 use super::{Options, Report, Subject, codes, record, with_values};
 use crate::agents::nse;
 

@@ -4,8 +4,8 @@
 //! the rules read kept (`<Type>Kept`), the rest of these members read whole as their generated
 //! types (and checked as the typed read and `garde` check them), the rest of the document only
 //! checked. An output whose rules
-//! read more (the agents of [`Facts::read_whole`], the generic payload) is read whole and kept as
-//! a [`Payload`].
+//! read more (`agent_rules::read_whole`: the generic payload, an agent with rules of its own or
+//! requirement ids) is read whole and kept as a [`Payload`].
 
 use std::any::Any;
 use std::borrow::Cow;
@@ -55,19 +55,6 @@ pub(crate) enum Artifacts<'de> {
 }
 
 impl<'de> Facts<'de> {
-    /// Whether the output of `agent` is read whole rather than skimmed: the generic payload
-    /// (its rules read undeclared members and `key_findings`), the agents with rules of their
-    /// own (seed 000 §6.1: findings of a review, test counts, risk scores, verification counts,
-    /// requirement traces), and every agent whose output holds requirement ids (the reference
-    /// rules read them; generated agent knowledge, so a new agent's ids are never skimmed past).
-    pub(crate) fn read_whole(agent: Option<&str>) -> bool {
-        match agent {
-            None | Some("ps-reviewer" | "ps-validator" | "nse-risk" | "nse-verification" | "nse-requirements") => true,
-            Some(agent) => crate::agent::AgentReader::find(agent)
-                .is_some_and(|reader| reader.defines_requirements || reader.references_requirements),
-        }
-    }
-
     /// What the rules read of `bytes` skimmed as a v1.1.0 envelope; `None` unless it skims clean.
     pub(crate) fn of_envelope(bytes: &'de [u8]) -> Option<Self> {
         let mut cx = Cx::new();

@@ -8,12 +8,14 @@
 //! assert_eq!(report.codes(), ["SCH-001", "SCH-001", "SCH-001", "SCH-001"]);
 //! ```
 
+pub(crate) mod agent_rules;
 mod artifact_file;
 pub mod codes;
 mod constitutional;
 mod detect;
 pub(crate) mod facts;
 pub(crate) mod hooks;
+mod output;
 mod reference;
 mod report;
 mod schema;

@@ -20,8 +20,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
+use super::agent_rules::{self, RuleLayer};
 use super::artifact_file::{self, Opened, Refusal};
-use super::semantic::{ArtifactRef, Output, output};
+use super::output::{ArtifactRef, Output, output};
 use super::{Options, Report, Subject, codes, record, with_values};
 use crate::IdRole;
 
@@ -30,36 +31,7 @@ pub(crate) fn check(subject: &Subject, options: &Options, digests: &Digests, rep
     let Some(output) = output(subject) else { return };
     artifacts(&output, options, digests, report);
     requirements(&output, options, report);
-    if let Some(requirements) = output.output_as::<crate::agents::nse::RequirementsOutput>() {
-        parent_needs(&output, requirements, report);
-    }
-}
-
-/// REF-006 (P-040, "Cross-reference IDs validated"; a warning like REF-002, D-134): a
-/// requirement's `parent_need` that names none of the `stakeholder_needs` the same output lists.
-/// Judged only when the output lists its needs: without the list, the need may be stated
-/// elsewhere.
-fn parent_needs(output: &Output<'_>, requirements: &crate::agents::nse::RequirementsOutput, report: &mut Report) {
-    let Some(needs) = &requirements.stakeholder_needs else { return };
-    let listed: std::collections::HashSet<&str> = needs.iter().map(|need| need.id.as_str()).collect();
-    for (i, requirement) in requirements.requirements.iter().enumerate() {
-        let Some(need) = requirement.parent_need.as_deref() else { continue };
-        if !listed.contains(need) {
-            report.push(with_values(
-                record(
-                    &codes::REF_UNKNOWN_NEED,
-                    &output.at(&format!("/requirements/{i}/parent_need")),
-                    format!(
-                        "requirement {} traces to {need}, which is not among the {} stakeholder needs the output lists",
-                        requirement.id.as_str(),
-                        listed.len()
-                    ),
-                ),
-                None,
-                Some(json!(need)),
-            ));
-        }
-    }
+    agent_rules::run(RuleLayer::Reference, &output, report);
 }
 
 // ---------------------------------------------------------------------------------------------

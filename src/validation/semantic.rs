@@ -10,17 +10,14 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use serde_json::{Value, json};
+use serde_json::json;
 
-use super::facts::Artifacts;
-use super::{Facts, Options, Report, Subject, codes, record, with_values};
-use crate::AgentOutput;
-use crate::agent::AgentInfo;
-use crate::agents::{nse, ps};
-use crate::common::ConfidenceScore;
+use super::agent_rules::{self, RuleLayer, num};
+use super::output::{Confidence, Kind, Output, output};
+use super::{Options, Report, Subject, codes, record, with_values};
 use crate::mission::MissionTaskGraph;
 use crate::session_context::v1_0::{self, AgentReference};
-use crate::session_context::v1_1::{self, Payload};
+use crate::session_context::v1_1;
 
 /// Confidence below this is reported as SEM-002 (seed 000 §6.3, "unusually low (<0.3)").
 const LOW_CONFIDENCE: f64 = 0.3;
@@ -70,29 +67,8 @@ pub(crate) fn check(subject: &Subject, options: &Options, report: &mut Report) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The part of a document the agent-output and generic-payload rules judge (shared by the layers)
+// Envelopes
 // ---------------------------------------------------------------------------------------------
-
-/// An agent output or a generic payload, and the JSON Pointer it sits at.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Output<'a> {
-    /// `""` for a standalone agent output, `"/payload"` for an envelope's payload.
-    pub(super) base: &'static str,
-    /// What the part is.
-    pub(super) kind: Kind<'a>,
-}
-
-/// The two kinds of [`Output`].
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Kind<'a> {
-    /// The output of one of the agents with an output schema.
-    Agent(&'a dyn AgentOutput),
-    /// The generic v1.0.0 payload (seed 001 "Payload Structure").
-    Generic(&'a v1_0::Payload),
-    /// A skimmed agent output: what the rules read of it (never an agent whose output
-    /// [`Facts::read_whole`] reads whole).
-    Light(&'a Facts<'a>),
-}
 
 /// What the rules read of an agent reference, typed or skimmed.
 #[derive(Debug, Clone, Copy)]
@@ -111,173 +87,6 @@ impl<'a> From<&'a crate::generated::AgentReferenceKept<'_>> for Agent<'a> {
     fn from(agent: &'a crate::generated::AgentReferenceKept<'_>) -> Self {
         Self { id: &agent.id, family: agent.family }
     }
-}
-
-/// What the rules read of a confidence score, typed or skimmed.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Confidence<'a> {
-    pub(super) overall: &'a crate::Number<f64>,
-    pub(super) reasoning: Option<&'a str>,
-}
-
-/// An artifact reference of either kind (the seed's unchecked one or the path-checked one).
-#[derive(Debug, Clone, Copy)]
-pub(super) struct ArtifactRef<'a> {
-    /// The path as written.
-    pub(super) path: &'a str,
-    /// The `sha256:<hex>` checksum, if given.
-    pub(super) checksum: Option<&'a str>,
-    /// The size in bytes, if given (`size_bytes`; the schema makes it at least 0).
-    pub(super) size: Option<i64>,
-}
-
-/// The agent-output or generic-payload part of `subject`, if it has one.
-pub(super) fn output<'a>(subject: &'a Subject<'_>) -> Option<Output<'a>> {
-    // Every variant but the generic payload holds an agent output.
-    fn split<'a>(payload: &'a Payload, base: &'static str) -> Option<Output<'a>> {
-        let kind = match payload {
-            Payload::Generic(generic) => Kind::Generic(generic),
-            agent => Kind::Agent(agent.output()?),
-        };
-        Some(Output { base, kind })
-    }
-    match subject {
-        Subject::Envelope10(envelope) => Some(Output { base: "/payload", kind: Kind::Generic(&envelope.payload) }),
-        Subject::Envelope11(envelope) => split(&envelope.payload, "/payload"),
-        Subject::Agent(output) => Some(Output { base: "", kind: Kind::Agent(&**output) }),
-        Subject::Skimmed(facts) => {
-            let base = if facts.envelope { "/payload" } else { "" };
-            match (facts.payload(), facts.standalone()) {
-                (Some(payload), _) => split(payload, base),
-                (None, Some(output)) => Some(Output { base, kind: Kind::Agent(output) }),
-                (None, None) => facts.agent.map(|_| Output { base, kind: Kind::Light(facts) }),
-            }
-        }
-        Subject::TaskGraph(_) | Subject::Other => None,
-    }
-}
-
-impl<'a> Output<'a> {
-    /// The pointer of `rest` (`"/confidence/overall"`) inside this part.
-    pub(super) fn at(&self, rest: &str) -> String {
-        format!("{}{rest}", self.base)
-    }
-
-    /// The agent output read whole, unless this is a generic payload or a skimmed output.
-    pub(super) fn agent(&self) -> Option<&'a dyn AgentOutput> {
-        match self.kind {
-            Kind::Agent(payload) => Some(payload),
-            Kind::Generic(_) | Kind::Light(_) => None,
-        }
-    }
-
-    /// Whether this is a generic payload rather than an agent's output.
-    pub(super) fn is_generic(&self) -> bool {
-        matches!(self.kind, Kind::Generic(_))
-    }
-
-    /// The producer's id: the agent output's `agent_id`, or a generic payload's undeclared
-    /// `agent_id` when it is a string.
-    pub(super) fn agent_id(&self) -> Option<std::borrow::Cow<'a, str>> {
-        match self.kind {
-            Kind::Agent(output) => Some(std::borrow::Cow::Borrowed(output.agent().id)),
-            Kind::Generic(generic) => generic.extra.get_str("agent_id"),
-            Kind::Light(facts) => facts.agent.map(std::borrow::Cow::Borrowed),
-        }
-    }
-
-    /// The confidence, if the output has one (it is optional for some agents).
-    pub(super) fn confidence(&self) -> Option<Confidence<'a>> {
-        fn typed(score: &ConfidenceScore) -> Confidence<'_> {
-            Confidence { overall: &score.overall, reasoning: score.reasoning.as_deref() }
-        }
-        match self.kind {
-            Kind::Agent(output) => output.confidence().map(typed),
-            Kind::Generic(generic) => Some(typed(&generic.confidence)),
-            Kind::Light(facts) => facts
-                .confidence
-                .as_ref()
-                .map(|kept| Confidence { overall: &kept.overall, reasoning: kept.reasoning.as_deref() }),
-        }
-    }
-
-    /// The artifact references, `None` when `artifacts` is absent.
-    pub(super) fn artifacts(&self) -> Option<Vec<ArtifactRef<'a>>> {
-        match self.kind {
-            Kind::Agent(output) => output.artifacts().map(|list| {
-                list.iter()
-                    .map(|a| ArtifactRef {
-                        path: &a.path,
-                        checksum: a.checksum.as_deref(),
-                        size: a.size_bytes.as_ref().map(|n| n.get()),
-                    })
-                    .collect()
-            }),
-            Kind::Generic(generic) => generic_artifacts(generic),
-            Kind::Light(facts) => facts.artifacts.as_ref().map(|artifacts| match artifacts {
-                Artifacts::Plain(list) => list
-                    .iter()
-                    .map(|a| ArtifactRef {
-                        path: &a.path,
-                        checksum: a.checksum.as_deref(),
-                        size: a.size_bytes.as_ref().map(|n| n.get()),
-                    })
-                    .collect(),
-                Artifacts::Checked(list) => list
-                    .iter()
-                    .map(|a| ArtifactRef {
-                        path: &a.path,
-                        checksum: a.checksum.as_deref(),
-                        size: a.size_bytes.as_ref().map(|n| n.get()),
-                    })
-                    .collect(),
-            }),
-        }
-    }
-
-    /// How many artifact references the output lists, `None` when `artifacts` is absent.
-    pub(super) fn artifact_count(&self) -> Option<usize> {
-        match self.kind {
-            Kind::Agent(output) => output.artifacts().map(<[_]>::len),
-            Kind::Generic(generic) => generic.artifacts.as_ref().map(Vec::len),
-            Kind::Light(facts) => facts.artifacts.as_ref().map(|artifacts| match artifacts {
-                Artifacts::Plain(list) => list.len(),
-                Artifacts::Checked(list) => list.len(),
-            }),
-        }
-    }
-
-    /// For the output of an agent that must state the disclaimer (P-043), whether
-    /// `disclaimer_included` is present; `None` for any other part.
-    pub(super) fn disclaimer(&self) -> Option<bool> {
-        match self.kind {
-            Kind::Light(facts) => facts
-                .agent
-                .and_then(AgentInfo::find)
-                .filter(|agent| agent.disclaimer_required)
-                .map(|_| facts.disclaimer),
-            Kind::Agent(output) => output.agent().disclaimer_required.then(|| output.disclaimer_included()),
-            Kind::Generic(_) => None,
-        }
-    }
-
-    /// The agent output as the type `T`, if it is one.
-    pub(super) fn output_as<T: AgentOutput>(&self) -> Option<&'a T> {
-        self.agent()?.downcast_ref::<T>()
-    }
-}
-
-/// The artifact references of a generic payload (path-checked by the schema).
-fn generic_artifacts(generic: &v1_0::Payload) -> Option<Vec<ArtifactRef<'_>>> {
-    generic.artifacts.as_ref().map(|list| {
-        list.iter()
-            .map(|a| ArtifactRef {
-                path: &a.path,
-                checksum: a.checksum.as_ref().map(|c| c.as_str()),
-                size: a.size_bytes.as_ref().map(|n| n.get()),
-            })
-            .collect()
-    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -327,26 +136,7 @@ fn output_rules(output: &Output<'_>, report: &mut Report) {
                 ));
             }
         }
-        Kind::Agent(_) => {
-            if let Some(reviewer) = output.output_as::<ps::PsReviewerOutput>()
-                && reviewer.findings.is_empty()
-            {
-                report.push(record(
-                    &codes::SEM_EMPTY_FINDINGS,
-                    &output.at("/findings"),
-                    format!("the review of {:?} lists no finding", reviewer.review_subject),
-                ));
-            }
-            if let Some(validator) = output.output_as::<ps::ValidatorOutput>() {
-                coverage(output, validator, report);
-            }
-            if let Some(risk) = output.output_as::<nse::RiskOutput>() {
-                risks(output, risk, report);
-            }
-            if let Some(verification) = output.output_as::<nse::VerificationOutput>() {
-                verification_counts(output, verification, report);
-            }
-        }
+        Kind::Agent(_) => agent_rules::run(RuleLayer::Semantic, output, report),
         Kind::Light(_) => {}
     }
 }
@@ -365,169 +155,6 @@ fn low_confidence(output: &Output<'_>, confidence: Confidence<'_>, report: &mut 
         ));
     }
 }
-
-/// The risk level a 5×5 matrix gives a score (likelihood 1–5 × consequence 1–5):
-///
-/// | score | level    |
-/// |-------|----------|
-/// | 1–4   | low      |
-/// | 5–9   | medium   |
-/// | 10–16 | high     |
-/// | 20–25 | critical |
-///
-/// No product of two numbers from 1 to 5 lies in 17–19 (16 = 4×4, 20 = 4×5), so those scores
-/// have no band: a score there is already wrong (SEM-003) and its level is not judged.
-fn risk_band(score: i64) -> Option<nse::RiskLevel> {
-    match score {
-        1..=4 => Some(nse::RiskLevel::Low),
-        5..=9 => Some(nse::RiskLevel::Medium),
-        10..=16 => Some(nse::RiskLevel::High),
-        20..=25 => Some(nse::RiskLevel::Critical),
-        _ => None,
-    }
-}
-
-/// The value of an optional number field.
-fn num<T: crate::number::Numeric>(field: &Option<crate::Number<T>>) -> Option<T> {
-    field.as_ref().map(crate::Number::get)
-}
-
-/// SEM-003, SEM-004, SEM-005 on every risk of an nse-risk output.
-fn risks(output: &Output<'_>, risk_output: &nse::RiskOutput, report: &mut Report) {
-    for (i, risk) in risk_output.risks.iter().enumerate() {
-        let product = risk.likelihood.get().checked_mul(risk.consequence.get());
-        if product != Some(risk.risk_score.get()) {
-            report.push(with_values(
-                record(
-                    &codes::SEM_RISK_SCORE,
-                    &output.at(&format!("/risks/{i}/risk_score")),
-                    format!(
-                        "{}: risk_score {} but likelihood {} × consequence {} = {}",
-                        *risk.id,
-                        risk.risk_score,
-                        risk.likelihood,
-                        risk.consequence,
-                        product.map_or_else(|| "overflow".to_owned(), |p| p.to_string())
-                    ),
-                ),
-                product.map(Value::from),
-                Some(json!(risk.risk_score)),
-            ));
-        }
-        if let (Some(likelihood), Some(consequence), Some(score)) =
-            (num(&risk.residual_likelihood), num(&risk.residual_consequence), num(&risk.residual_risk_score))
-        {
-            let product = likelihood.checked_mul(consequence);
-            if product != Some(score) {
-                report.push(with_values(
-                    record(
-                        &codes::SEM_RESIDUAL_SCORE,
-                        &output.at(&format!("/risks/{i}/residual_risk_score")),
-                        format!(
-                            "{}: residual_risk_score {score} but residual_likelihood {likelihood} × \
-                             residual_consequence {consequence} = {}",
-                            *risk.id,
-                            product.map_or_else(|| "overflow".to_owned(), |p| p.to_string())
-                        ),
-                    ),
-                    product.map(Value::from),
-                    Some(json!(score)),
-                ));
-            }
-        }
-        if let (Some(level), Some(band)) = (risk.risk_level, risk_band(risk.risk_score.get()))
-            && level != band
-        {
-            report.push(with_values(
-                record(
-                    &codes::SEM_RISK_LEVEL,
-                    &output.at(&format!("/risks/{i}/risk_level")),
-                    format!(
-                        "{}: risk_level {level} but risk_score {} is in the {band} band",
-                        *risk.id, risk.risk_score
-                    ),
-                ),
-                Some(json!(band.to_string())),
-                Some(json!(level.to_string())),
-            ));
-        }
-    }
-}
-
-/// SEM-010 on a ps-validator's coverage: passed + failed + skipped ≤ total_tests (a test whose
-/// result is `error` is counted in none of the three, docs/decisions.md D-109).
-fn coverage(output: &Output<'_>, validator: &ps::ValidatorOutput, report: &mut Report) {
-    let Some(coverage) = &validator.coverage else { return };
-    let (Some(total), Some(passed), Some(failed), Some(skipped)) =
-        (num(&coverage.total_tests), num(&coverage.passed), num(&coverage.failed), num(&coverage.skipped))
-    else {
-        return;
-    };
-    let sum = passed.checked_add(failed).and_then(|s| s.checked_add(skipped));
-    if sum.is_none_or(|sum| sum > total) {
-        report.push(with_values(
-            record(
-                &codes::SEM_COVERAGE_COUNTS,
-                &output.at("/coverage/total_tests"),
-                format!("passed {passed} + failed {failed} + skipped {skipped} exceeds total_tests {total}"),
-            ),
-            Some(json!(format!("<= {total}"))),
-            sum.map(Value::from),
-        ));
-    }
-}
-
-/// SEM-010 on the verification matrix and SEM-011 on the defect summary of nse-verification.
-fn verification_counts(output: &Output<'_>, verification: &nse::VerificationOutput, report: &mut Report) {
-    let matrix = &verification.verification_matrix;
-    if let (Some(verified), Some(total)) = (num(&matrix.requirements_verified), num(&matrix.total_requirements))
-        && verified > total
-    {
-        report.push(with_values(
-            record(
-                &codes::SEM_COVERAGE_COUNTS,
-                &output.at("/verification_matrix/requirements_verified"),
-                format!("requirements_verified {verified} exceeds total_requirements {total}"),
-            ),
-            Some(json!(format!("<= {total}"))),
-            Some(json!(verified)),
-        ));
-    }
-    let Some(defects) = &verification.defect_summary else { return };
-    if let (Some(open), Some(closed), Some(total)) =
-        (num(&defects.open_defects), num(&defects.closed_defects), num(&defects.total_defects))
-    {
-        let sum = open.checked_add(closed);
-        if sum != Some(total) {
-            report.push(with_values(
-                record(
-                    &codes::SEM_DEFECT_COUNTS,
-                    &output.at("/defect_summary/total_defects"),
-                    format!("open_defects {open} + closed_defects {closed} ≠ total_defects {total}"),
-                ),
-                sum.map(Value::from),
-                Some(json!(total)),
-            ));
-        }
-    }
-    if let (Some(critical), Some(total)) = (num(&defects.critical_defects), num(&defects.total_defects))
-        && critical > total
-    {
-        report.push(with_values(
-            record(
-                &codes::SEM_DEFECT_COUNTS,
-                &output.at("/defect_summary/critical_defects"),
-                format!("critical_defects {critical} exceeds total_defects {total}"),
-            ),
-            Some(json!(format!("<= {total}"))),
-            Some(json!(critical)),
-        ));
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Envelopes
-// ---------------------------------------------------------------------------------------------
 
 /// SEM-009 and SEM-017, which both envelope versions share.
 fn envelope_common(source: Agent<'_>, target: Agent<'_>, session_id: &str, options: &Options, report: &mut Report) {

@@ -156,6 +156,9 @@ pub fn items(file: &syn::File, plan: &Plan) -> Result<Vec<TokenStream>, Vec<Prob
             },
         });
         out.push(quote! {
+            impl ::jerry_contracts::__private::AgentId for #ident {
+                const AGENT_ID: &'static str = #id;
+            }
             impl ::jerry_contracts::AgentOutput for #ident {
                 fn agent(&self) -> &'static ::jerry_contracts::AgentInfo {
                     &AGENTS[#index]
