@@ -2,7 +2,7 @@
 # Regenerates every committed generated artifact from the schemas and the code, checks that each
 # is fresh, and lists what changed. One test holds them all (tests/artifacts.rs):
 #   docs/error-codes.md, docs/constraints.md, docs/schemas/, tests/public-api.txt,
-#   crates/python/python/jerry_contracts/types.py
+#   crates/python/python/jerry_contracts/types.py docs/generated-types.rs
 # A bless run writes and then fails on purpose (it compared nothing); the second run checks.
 #   scripts/bless.sh
 set -euo pipefail
@@ -15,4 +15,4 @@ echo "== check: cargo test --test artifacts"
 cargo test -p jerry-contracts --test artifacts --quiet
 echo "== changed artifacts"
 git status --short -- docs/error-codes.md docs/constraints.md docs/schemas tests/public-api.txt \
-  crates/python/python/jerry_contracts/types.py
+  crates/python/python/jerry_contracts/types.py docs/generated-types.rs

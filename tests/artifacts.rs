@@ -7,6 +7,7 @@
 //! | `docs/schemas/` | `jerry_contracts_schema_tools::docs::render` (also `jerry-contracts docs`) |
 //! | `tests/public-api.txt` | rustdoc's JSON, listed by `tests/support/public_api.rs` |
 //! | `crates/python/python/jerry_contracts/types.py` | `jerry_contracts_codegen::python_types` |
+//! | `docs/generated-types.rs` | `jerry_contracts_codegen::golden::render`: the generated Rust of a few types |
 //!
 //! After a deliberate change, `JERRY_BLESS=1 cargo test --test artifacts` (or
 //! `scripts/bless.sh`) rewrites every stale artifact and fails the run all the same, since a
@@ -85,6 +86,12 @@ fn staleness(committed: Option<&str>, fresh: &str) -> Option<String> {
     Some(format!("differs from line {line}"))
 }
 
+/// The golden view of the generated Rust, from a fresh generation.
+fn golden() -> String {
+    let source = jerry_contracts_codegen::generate(&root().join("schemas")).expect("the corpus generates");
+    jerry_contracts_codegen::golden::render(&source).unwrap_or_else(|e| panic!("the golden view: {e}"))
+}
+
 #[test]
 fn every_committed_generated_artifact_is_fresh() {
     let corpus = jerry_contracts_codegen::Corpus::load(&root().join("schemas")).expect("the corpus loads");
@@ -97,6 +104,7 @@ fn every_committed_generated_artifact_is_fresh() {
             path: jerry_contracts_codegen::python::TYPES_PATH.into(),
             fresh: jerry_contracts_codegen::python_types(&root().join("schemas")).expect("the Python types generate"),
         },
+        Artifact { path: jerry_contracts_codegen::golden::GOLDEN_PATH.into(), fresh: golden() },
     ];
     artifacts.extend(
         pages.iter().map(|(page, text)| Artifact { path: format!("docs/schemas/{page}"), fresh: text.clone() }),

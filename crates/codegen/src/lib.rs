@@ -14,6 +14,7 @@ pub mod corpus;
 pub mod enums;
 pub mod files;
 pub mod generate;
+pub mod golden;
 pub mod keywords;
 pub mod model;
 pub mod naming;
@@ -29,6 +30,9 @@ use std::path::Path;
 
 pub use constraints::Constraint;
 pub use corpus::{Corpus, CorpusError, Problem, Reference, Schema};
+
+/// How to regenerate every committed generated artifact (quoted in their headers).
+pub const REGENERATE: &str = "JERRY_BLESS=1 cargo test --test artifacts";
 
 /// Why the types could not be generated: every problem, each with its schema file and pointer.
 #[derive(Debug, thiserror::Error)]

@@ -22,11 +22,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
+use crate::REGENERATE;
 use crate::corpus::Problem;
 use crate::model::{AnyValue, Body, Expr, Field, Model, TypeModel};
-
-/// How to regenerate the file, quoted in its header and by the freshness test.
-pub const REGENERATE: &str = "JERRY_BLESS=1 cargo test --test artifacts";
 
 /// Where the generated module is committed, relative to the workspace root.
 pub const TYPES_PATH: &str = "crates/python/python/jerry_contracts/types.py";
