@@ -425,6 +425,21 @@ impl<'de, P: Deserialize<'de>> Deserialize<'de> for Handoff<P> {
     }
 }
 
+impl crate::validation::Document for AnySessionContext {
+    fn schema_path(&self) -> &'static str {
+        match self {
+            Self::V1_0(envelope) => envelope.schema_path(),
+            Self::V1_1(envelope) => envelope.schema_path(),
+        }
+    }
+    fn subject(&self) -> crate::__validation::Subject<'_> {
+        match self {
+            Self::V1_0(envelope) => envelope.subject(),
+            Self::V1_1(envelope) => envelope.subject(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

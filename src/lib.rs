@@ -56,6 +56,10 @@ pub const SCHEMA_DIALECT: &str = "http://json-schema.org/draft-07/schema#";
 #[doc(hidden)]
 #[path = "private/mod.rs"]
 pub mod __private;
+/// Items of the validator only the generated code and the tests name; not part of the API.
+#[doc(hidden)]
+#[path = "validation_hooks.rs"]
+pub mod __validation;
 mod agent;
 pub mod constant;
 mod contract;
@@ -71,13 +75,15 @@ pub mod registry;
 mod shorten;
 pub mod typed;
 pub mod validation;
+mod version;
 pub mod versions;
 
 pub use agent::{AgentInfo, AgentOutput, IdRole, IdUse};
-pub use contract::{Contract, Validate};
+pub use contract::Contract;
 pub use extra::Extra;
 pub use invalid::InvalidValue;
 pub use number::{Number, Numeric};
+pub use validation::typed_value::Validate;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -14,8 +14,7 @@ use serde::de::{self, DeserializeSeed, MapAccess, Unexpected, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 
-/// The name serde_json gives a raw value; asking for it gets the number's source text.
-pub(crate) const RAW_TOKEN: &str = "$serde_json::private::RawValue";
+use crate::__private::raw::RAW_TOKEN;
 
 /// A JSON number as a value of `T` (`f64` for `number`, `i64` for `integer`) together with its
 /// source text when that text is not the one serde_json writes for the value.

@@ -543,11 +543,7 @@ fn an_integral_float_is_an_integer_on_both_paths() {
     let entry = jerry_contracts::__private::typed::find("agents/nse/risk_output.json", "").unwrap();
     for literal in ["3.0", "3e0", "0.3e1", "300e-2", "3.000"] {
         let value: Value = serde_json::from_slice(&risk(literal)).unwrap();
-        assert_eq!(
-            jerry_contracts::__private::validation::interpret("agents/nse/risk_output", &value),
-            [],
-            "{literal}"
-        );
+        assert_eq!(jerry_contracts::__validation::interpret("agents/nse/risk_output", &value), [], "{literal}");
         assert_eq!(entry.check(&value), Ok(()), "{literal}");
         let report = validate(&risk(literal));
         assert!(report.records.is_empty(), "{literal}: {report:#?}");
@@ -569,11 +565,7 @@ fn an_integer_beyond_64_bits_where_any_integer_goes_is_refused_by_the_type() {
     for literal in ["9223372036854775808", "18446744073709551615", "184467440737095516160", "1e300"] {
         let document = with(literal);
         let value: Value = serde_json::from_str(&document).unwrap();
-        assert_eq!(
-            jerry_contracts::__private::validation::interpret("agents/nse/risk_output", &value),
-            [],
-            "{literal}"
-        );
+        assert_eq!(jerry_contracts::__validation::interpret("agents/nse/risk_output", &value), [], "{literal}");
         let report = validate(document.as_bytes());
         assert_eq!(report.codes(), ["SCH-002"], "{literal}: {report:#?}");
         assert_eq!(report.records[0].path.as_deref(), Some(pointer), "{literal}");

@@ -181,7 +181,7 @@ fn mutated_documents_get_one_verdict_from_types_skim_interpreter_and_reference()
                     path,
                     mutated
                 );
-                let interpreted = jerry_contracts::__private::validation::interpret(path, &mutated);
+                let interpreted = jerry_contracts::__validation::interpret(path, &mutated);
                 let mut expected: Vec<(String, String)> =
                     support::errors(&reference, &mutated).into_iter().map(|(k, p, _)| (k, p)).collect();
                 let mut got = interpreted;
@@ -234,7 +234,7 @@ fn values_that_pass_validate_serialise_to_documents_the_schema_accepts() {
                 };
                 let Ok(Some(written)) = written else { return Ok(()) };
                 written_total.set(written_total.get() + 1);
-                let schema_errors = jerry_contracts::__private::validation::interpret(path, &written);
+                let schema_errors = jerry_contracts::__validation::interpret(path, &written);
                 prop_assert!(
                     schema_errors.is_empty(),
                     "{}: validate() passed but {} is refused: {:?}",

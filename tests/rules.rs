@@ -1215,7 +1215,7 @@ fn first_finding(output: &dyn jerry_contracts::AgentOutput, base: &str, report: 
 /// whole comes from the same table, so nothing else has to learn of the rule.
 #[test]
 fn a_rule_added_for_one_agent_fires_on_every_path() {
-    use jerry_contracts::__private::validation::with_rule;
+    use jerry_contracts::__validation::with_rule;
     let output = load(RESEARCHER);
     let handoff = envelope(output.clone());
     let validator = Validator::new();

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 type Pairs = Vec<(String, String)>;
 
 fn interpreted(schema: &str, document: &Value) -> Pairs {
-    let mut pairs = jerry_contracts::__private::validation::interpret(schema, document);
+    let mut pairs = jerry_contracts::__validation::interpret(schema, document);
     pairs.sort();
     pairs
 }

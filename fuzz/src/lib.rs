@@ -74,7 +74,7 @@ pub fn validate(data: &[u8]) {
             agree(name, value);
             let agent = registry::lookup(name).and_then(|s| s.agent_id.as_deref());
             if let Some(agent) = agent
-                && let Some(Ok(output)) = jerry_contracts::envelope::Payload::from_agent(Some(agent), value)
+                && let Some(Ok(output)) = jerry_contracts::session_context::v1_1::Payload::from_agent(Some(agent), value)
             {
                 round_trip(agent, &output, value);
             }
@@ -318,7 +318,7 @@ fn check_report(report: &Report, parsed: Option<&Value>) {
 fn agree(name: &str, value: &Value) {
     let Some(info) = registry::lookup(name) else { return };
     let Some(entry) = jerry_contracts::__private::typed::find(info.path, "") else { return };
-    let interpreted = jerry_contracts::__private::validation::interpret(name, value);
+    let interpreted = jerry_contracts::__validation::interpret(name, value);
     let typed = entry.check(value);
     match (&typed, interpreted.is_empty()) {
         (Ok(()), true) | (Err(_), false) => {}

@@ -7,6 +7,8 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::violation::{NESTED_PREFIX, NESTED_SUFFIX, Stage, Violation, pointer_of};
+
 /// One generated type and the schema it comes from.
 #[derive(Debug, Clone, Copy)]
 pub struct TypeEntry {
@@ -17,7 +19,37 @@ pub struct TypeEntry {
     /// Public path of the Rust type, e.g. `agents::ps::ResearcherOutput`.
     pub rust_path: &'static str,
     /// What the generated code fills in: the functions behind the methods.
-    pub(crate) hooks: crate::__private::typed::Hooks,
+    pub(crate) hooks: Hooks,
+}
+
+/// A typed value read by `typed::transcode`, ready to be written to any serde format.
+#[cfg(feature = "testing")]
+pub type Transcoded = Box<dyn erased_serde::Serialize>;
+
+/// The functions behind a [`TypeEntry`]'s methods, filled in by generated code.
+#[derive(Debug, Clone, Copy)]
+pub struct Hooks {
+    /// The typed check.
+    pub check: fn(&Value) -> Result<(), Vec<Violation>>,
+    /// The round trip.
+    pub round_trip: fn(&Value) -> Result<Value, Violation>,
+    /// The soundness probe.
+    pub written: fn(&Value) -> Result<Option<Value>, Violation>,
+    /// The soundness probe with a change only Rust code can make.
+    #[cfg(feature = "testing")]
+    pub poked: fn(&Value, &mut crate::__private::poke::Tweak) -> Result<Option<Value>, Violation>,
+    /// The type read from any serde format and handed back to be written to any (test hook).
+    #[cfg(feature = "testing")]
+    pub transcode: for<'de> fn(&mut dyn erased_serde::Deserializer<'de>) -> Result<Transcoded, erased_serde::Error>,
+    /// The relay of JSON text.
+    pub relay: fn(&[u8]) -> Result<String, Violation>,
+    /// The skim's verdict on JSON text ([`crate::__private::skim`]).
+    pub skim: fn(&[u8]) -> bool,
+    /// The verdict the skim must equal: the typed read of JSON text, then `garde`.
+    pub read_valid: fn(&[u8]) -> bool,
+    /// The derived schema.
+    #[cfg(feature = "schemars")]
+    pub json_schema: fn() -> Value,
 }
 
 impl TypeEntry {
@@ -51,37 +83,6 @@ impl TypeEntry {
     #[cfg(feature = "schemars")]
     pub fn derived_schema(&self) -> Value {
         (self.hooks.json_schema)()
-    }
-}
-
-/// Which step of the typed check found a violation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Stage {
-    /// The value does not have the type's shape (a missing field, a wrong type, an unknown enum
-    /// value, a malformed date): serde's error.
-    Shape,
-    /// A constraint the type's garde rules check (pattern, range, length, count, uniqueness).
-    Constraint,
-}
-
-/// One violation found by a typed check.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Violation {
-    /// JSON Pointer of the offending value (for a missing field, of the object lacking it).
-    pub pointer: String,
-    /// What is wrong.
-    pub message: String,
-    /// The step that found it.
-    pub stage: Stage,
-}
-
-impl std::fmt::Display for Violation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.pointer.is_empty() {
-            f.write_str(&self.message)
-        } else {
-            write!(f, "{}: {}", self.pointer, self.message)
-        }
     }
 }
 
@@ -139,26 +140,4 @@ fn violation<E: std::fmt::Display>(err: serde_path_to_error::Error<E>) -> Violat
         message = rest.to_owned();
     }
     Violation { pointer, message, stage: Stage::Shape }
-}
-
-pub const NESTED_PREFIX: &str = "at ";
-pub const NESTED_SUFFIX: &str = ": ";
-
-/// A serde_path_to_error path as a JSON Pointer. Where the missing thing is a field, serde
-/// reports the path of the object that lacks it, which is the pointer JSON Schema uses too.
-pub fn pointer_of(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut pointer = String::new();
-    for segment in path.iter() {
-        match segment {
-            Segment::Seq { index } => pointer.push_str(&format!("/{index}")),
-            // A number reads its source text through serde_json's raw-value map.
-            Segment::Map { key } if key == crate::number::RAW_TOKEN => {}
-            Segment::Map { key } => {
-                jerry_contracts_pointer::push(&mut pointer, key);
-            }
-            Segment::Enum { .. } | Segment::Unknown => {}
-        }
-    }
-    pointer
 }

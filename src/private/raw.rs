@@ -14,7 +14,12 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde::ser::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
-use crate::number::RAW_TOKEN;
+/// The name serde_json gives a raw value; asking for it gets a value's source text (a number's,
+/// a captured member's).
+pub const RAW_TOKEN: &str = "$serde_json::private::RawValue";
+
+/// The message of a duplicate-member error; [`crate::validation`] recognises it.
+pub const DUPLICATE: &str = "duplicate member ";
 
 /// The nesting a value read from another format may have: the JSON reader's limit
 /// (`read::too_deep`, D-137).
@@ -189,7 +194,7 @@ impl Json<'_> {
         }
         while let Some(name) = next {
             if !seen.insert(name.clone()) {
-                return Err(de::Error::custom(format_args!("{}`{name}`", crate::__private::read::DUPLICATE)));
+                return Err(de::Error::custom(format_args!("{}`{name}`", DUPLICATE)));
             }
             if seen.len() > 1 {
                 self.out.push(',');

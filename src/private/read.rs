@@ -10,6 +10,8 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+pub use super::raw::DUPLICATE;
+use super::violation::{Stage, Violation, nested, pointer_of};
 use crate::extra::Extra;
 
 /// An object key: borrowed from the input when it has no escapes.
@@ -36,9 +38,6 @@ impl<'de> de::Deserialize<'de> for Key<'de> {
         deserializer.deserialize_str(KeyVisitor)
     }
 }
-
-/// The message of a duplicate-member error; [`crate::validation`] recognises it.
-pub const DUPLICATE: &str = "duplicate member ";
 
 /// Fails on the value of a member whose name was already read, so that the error's path (with
 /// `serde_path_to_error`) is the member's own.
@@ -535,7 +534,7 @@ pub fn duplicate_member(bytes: &[u8]) -> Option<DuplicateMember> {
     if !message.starts_with(DUPLICATE) {
         return None;
     }
-    let pointer = crate::__private::typed::pointer_of(err.path());
+    let pointer = pointer_of(err.path());
     Some(DuplicateMember { pointer, message })
 }
 
@@ -580,7 +579,7 @@ impl<'de> Deserializer<'de> for PlainString {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        if name == crate::number::RAW_TOKEN {
+        if name == super::raw::RAW_TOKEN {
             let mut json = serde_json::Deserializer::from_reader(self.raw.get().as_bytes());
             return json.deserialize_newtype_struct(name, visitor).map_err(de::Error::custom);
         }
@@ -625,10 +624,10 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Prefixed<'de, A> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
         match self.value.take() {
             Some((key, Pending::Plain(text, raw))) => seed.deserialize(PlainString { text, raw }).map_err(|err| {
-                de::Error::custom(crate::__private::typed::nested(&crate::__private::typed::Violation {
+                de::Error::custom(nested(&Violation {
                     pointer: format!("/{}", jerry_contracts_pointer::escape(&key)),
                     message: err.to_string(),
-                    stage: crate::__private::typed::Stage::Shape,
+                    stage: Stage::Shape,
                 }))
             }),
             Some((key, Pending::Raw(raw))) => {
@@ -637,15 +636,11 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Prefixed<'de, A> {
                 seed.deserialize(serde_path_to_error::Deserializer::new(&mut deserializer, &mut track)).map_err(|err| {
                     // The place inside the replayed value, for `typed::from_slice` and friends.
                     let mut pointer = format!("/{}", jerry_contracts_pointer::escape(&key));
-                    pointer.push_str(&crate::__private::typed::pointer_of(&track.path()));
+                    pointer.push_str(&pointer_of(&track.path()));
                     let message = err.to_string();
                     let position = format!(" at line {} column {}", err.line(), err.column());
                     let message = message.strip_suffix(&position).unwrap_or(&message);
-                    de::Error::custom(crate::__private::typed::nested(&crate::__private::typed::Violation {
-                        pointer,
-                        message: message.to_owned(),
-                        stage: crate::__private::typed::Stage::Shape,
-                    }))
+                    de::Error::custom(nested(&Violation { pointer, message: message.to_owned(), stage: Stage::Shape }))
                 })
             }
             None => match &mut self.rest {

@@ -22,6 +22,8 @@ use serde_json::value::RawValue;
 use crate::__private::read::Key;
 use crate::pattern::EcmaPattern;
 
+pub(crate) mod facts;
+
 /// A check-only read of a value of `Self`'s JSON shape (see the module docs).
 pub trait Skim {
     /// Reads one value from `deserializer`, failing unless the typed read and `validate()` of
@@ -36,15 +38,29 @@ pub fn fail<E: de::Error>() -> E {
 }
 
 /// What a skim collects for the rule layers, and the state it needs on the way.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Cx<'de> {
-    pub(crate) facts: crate::validation::Facts<'de>,
+    pub(crate) facts: facts::Facts<'de>,
+    /// Whether the rules read the output of an agent (`None`: the generic payload) whole: then
+    /// the skim reads it as its type and keeps it, rather than keep only the facts.
+    read_whole: fn(Option<&str>) -> bool,
 }
 
 impl Cx<'_> {
-    /// A context with nothing collected yet.
+    /// A context for a verdict alone: nothing is kept for rules, every output is skimmed.
     pub fn new() -> Self {
-        Self::default()
+        Self::for_rules(|_| false)
+    }
+
+    /// A context for the rule layers, which read the outputs `read_whole` names whole.
+    pub(crate) fn for_rules(read_whole: fn(Option<&str>) -> bool) -> Self {
+        Self { facts: facts::Facts::default(), read_whole }
+    }
+}
+
+impl Default for Cx<'_> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -187,7 +203,7 @@ impl Text {
         length_ok
             && self.pattern.is_none_or(|pattern| pattern.is_match(text))
             && (!self.uri || crate::__private::uri(text, &()).is_ok())
-            && (!self.uri_reference || crate::__private::uri_reference(text, &()).is_ok())
+            && (!self.uri_reference || super::uri::uri_reference(text, &()).is_ok())
     }
 }
 
@@ -518,7 +534,7 @@ where
     D: Deserializer<'de>,
 {
     cx.facts.agent = agent;
-    if crate::validation::agent_rules::read_whole(agent) {
+    if (cx.read_whole)(agent) {
         let value = T::deserialize(deserializer)?;
         if garde::Validate::validate(&value).is_err() {
             return Err(fail());

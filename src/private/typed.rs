@@ -5,36 +5,8 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-pub use super::catalogue::{
-    NESTED_PREFIX, NESTED_SUFFIX, Stage, TypeEntry, Violation, entries, find, pointer_of, read_contract_slice,
-    read_slice, read_value,
-};
-
-/// The functions behind a [`TypeEntry`]'s methods, filled in by generated code.
-#[derive(Debug, Clone, Copy)]
-pub struct Hooks {
-    /// The typed check.
-    pub check: fn(&Value) -> Result<(), Vec<Violation>>,
-    /// The round trip.
-    pub round_trip: fn(&Value) -> Result<Value, Violation>,
-    /// The soundness probe.
-    pub written: fn(&Value) -> Result<Option<Value>, Violation>,
-    /// The soundness probe with a change only Rust code can make.
-    #[cfg(feature = "testing")]
-    pub poked: fn(&Value, &mut crate::__private::poke::Tweak) -> Result<Option<Value>, Violation>,
-    /// The type read from any serde format and handed back to be written to any (test hook).
-    #[cfg(feature = "testing")]
-    pub transcode: for<'de> fn(&mut dyn erased_serde::Deserializer<'de>) -> Result<Transcoded, erased_serde::Error>,
-    /// The relay of JSON text.
-    pub relay: fn(&[u8]) -> Result<String, Violation>,
-    /// The skim's verdict on JSON text ([`crate::__private::skim`]).
-    pub skim: fn(&[u8]) -> bool,
-    /// The verdict the skim must equal: the typed read of JSON text, then `garde`.
-    pub read_valid: fn(&[u8]) -> bool,
-    /// The derived schema.
-    #[cfg(feature = "schemars")]
-    pub json_schema: fn() -> Value,
-}
+pub use super::catalogue::{Hooks, TypeEntry, entries, find, read_contract_slice, read_slice, read_value};
+pub use super::violation::{NESTED_PREFIX, NESTED_SUFFIX, Stage, Violation, nested, pointer_of};
 
 /// The catalogue entry of one generated type (what the generated `TYPES` holds).
 pub const fn entry(schema: &'static str, pointer: &'static str, rust_path: &'static str, hooks: Hooks) -> TypeEntry {
@@ -62,9 +34,8 @@ pub fn poked(
     (entry.hooks.poked)(value, tweak)
 }
 
-/// A typed value read by [`transcode`], ready to be written to any serde format.
 #[cfg(feature = "testing")]
-pub type Transcoded = Box<dyn erased_serde::Serialize>;
+pub use super::catalogue::Transcoded;
 
 /// Reads the entry's type from `deserializer`, of any serde format, and returns the value to be
 /// written to any format (test hook, feature `testing`: `tests/formats.rs`).
@@ -86,16 +57,6 @@ where
     T: DeserializeOwned + serde::Serialize + 'static,
 {
     Ok(Box::new(erased_serde::deserialize::<T>(deserializer)?))
-}
-
-/// The message a type that deserialises its own content gives serde for an inner violation,
-/// so that [`read_value`] can restore the full pointer.
-pub fn nested(violation: &Violation) -> String {
-    if violation.pointer.is_empty() {
-        violation.message.clone()
-    } else {
-        format!("{NESTED_PREFIX}{}{NESTED_SUFFIX}{}", violation.pointer, violation.message)
-    }
 }
 
 /// The typed check of a type with garde rules (used by generated code).

@@ -388,7 +388,7 @@ pub(crate) fn version_check(info: &SchemaInfo, version: Option<&str>) -> Option<
         return None;
     }
     let version = version?;
-    let parsed: crate::versions::Version = version.parse().ok()?;
+    let parsed: crate::version::Version = version.parse().ok()?;
     (parsed.major != 1).then(|| {
         super::with_values(
             record(

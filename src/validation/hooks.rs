@@ -1,4 +1,4 @@
-//! Test hooks, reached through `__private::validation`: the schema interpreter's
+//! Test hooks, reached through `__validation`: the schema interpreter's
 //! `(keyword, instance pointer)` pairs, which the tests hold against the `jsonschema` crate, and
 //! validation against another catalogue of schemas and types (the conformance corpus). Not part
 //! of the API.

@@ -13,13 +13,13 @@ mod artifact_file;
 pub mod codes;
 mod constitutional;
 mod detect;
-pub(crate) mod facts;
 pub(crate) mod hooks;
 mod output;
 mod reference;
 mod report;
 mod schema;
 mod semantic;
+pub(crate) mod typed_value;
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -27,7 +27,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-pub(crate) use facts::Facts;
+pub(crate) use crate::__private::skim::facts::Facts;
 use hooks::Catalogue;
 pub use report::{Report, record, with_values};
 pub use schema::equal as json_equal;
@@ -319,7 +319,7 @@ impl Validator {
     /// `None` is "not settled here": the probe path decides, as for any other document.
     fn envelope_first(&self, bytes: &[u8]) -> Option<Report> {
         let info = detect::envelope(false)?;
-        let facts = Facts::of_envelope(bytes)?;
+        let facts = Facts::of_envelope(bytes, agent_rules::read_whole)?;
         // A replayed member was read with a depth limit of its own: the nesting is judged.
         if facts.replayed_nesting
             && let Some(report) = self.too_deep(bytes)
@@ -598,21 +598,6 @@ impl<D: Document + ?Sized> Document for &D {
     }
 }
 
-impl Document for crate::envelope::AnySessionContext {
-    fn schema_path(&self) -> &'static str {
-        match self {
-            Self::V1_0(envelope) => envelope.schema_path(),
-            Self::V1_1(envelope) => envelope.schema_path(),
-        }
-    }
-    fn subject(&self) -> Subject<'_> {
-        match self {
-            Self::V1_0(envelope) => envelope.subject(),
-            Self::V1_1(envelope) => envelope.subject(),
-        }
-    }
-}
-
 /// Validates `bytes` with default options, detecting the schema.
 pub fn validate(bytes: &[u8]) -> Report {
     Validator::new().validate(bytes)
@@ -784,13 +769,13 @@ impl<'a> Subject<'a> {
     /// others read.
     fn from_bytes(info: &SchemaInfo, bytes: &'a [u8]) -> Option<Self> {
         match info.path {
-            "session_context/v1.1.0.json" => Facts::of_envelope(bytes).map(Self::Skimmed),
+            "session_context/v1.1.0.json" => Facts::of_envelope(bytes, agent_rules::read_whole).map(Self::Skimmed),
             "session_context/v1.0.0.json" | "mission/mission_task_graph.json" => Subject::read(info, bytes),
             _ => {
                 // An agent output is judged as the agent its schema names (its type checks the
                 // document's own agent_id).
                 let reader = crate::agent::AgentReader::find(info.agent_id.as_deref()?)?;
-                let mut cx = crate::__private::skim::Cx::new();
+                let mut cx = crate::__private::skim::Cx::for_rules(agent_rules::read_whole);
                 (reader.skim)(reader.info.id, bytes, &mut cx).then_some(Self::Skimmed(cx.facts))
             }
         }

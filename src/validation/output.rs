@@ -3,7 +3,7 @@
 //! `/payload`), a v1.0.0 envelope's generic payload, each typed or skimmed ([`output`]).
 
 use super::Subject;
-use super::facts::{Artifacts, Facts};
+use crate::__private::skim::facts::{Artifacts, Facts};
 use crate::AgentOutput;
 use crate::agent::AgentInfo;
 use crate::common::ConfidenceScore;

@@ -277,7 +277,7 @@ fn documents(plan: &Plan) -> Vec<TokenStream> {
                 "session_context/v1.1.0.json" => quote!(Envelope11(::std::borrow::Cow::Borrowed(self))),
                 "mission/mission_task_graph.json" => quote!(TaskGraph(::std::borrow::Cow::Borrowed(self))),
                 _ if agents.contains(&def.flat.as_str()) => {
-                    quote!(Agent(::jerry_contracts::__private::Held::Borrowed(self)))
+                    quote!(Agent(::jerry_contracts::__validation::Held::Borrowed(self)))
                 }
                 _ => quote!(Other),
             };
@@ -286,8 +286,8 @@ fn documents(plan: &Plan) -> Vec<TokenStream> {
                     fn schema_path(&self) -> &'static str {
                         #path
                     }
-                    fn subject(&self) -> ::jerry_contracts::__private::Subject<'_> {
-                        ::jerry_contracts::__private::Subject::#subject
+                    fn subject(&self) -> ::jerry_contracts::__validation::Subject<'_> {
+                        ::jerry_contracts::__validation::Subject::#subject
                     }
                 }
             }

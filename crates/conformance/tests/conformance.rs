@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
-use jerry_contracts::__private::validation::{Catalogue, interpret_in, validate_as_in};
+use jerry_contracts::__validation::{Catalogue, interpret_in, validate_as_in};
 use jerry_contracts::registry::SchemaInfo;
 use jerry_contracts::validation::{Validator, json_equal};
 use jerry_contracts_conformance::EMBEDDED_SCHEMAS;
@@ -27,7 +27,7 @@ use serde_json::{Value, json};
 
 /// The conformance corpus's schemas as a registry set, for the schema layer.
 static SCHEMAS: LazyLock<Vec<SchemaInfo>> = LazyLock::new(|| {
-    EMBEDDED_SCHEMAS.iter().map(|e| jerry_contracts::__private::schema_info(e).expect("embedded JSON")).collect()
+    EMBEDDED_SCHEMAS.iter().map(|e| jerry_contracts::__validation::schema_info(e).expect("embedded JSON")).collect()
 });
 
 fn suite_files() -> Vec<PathBuf> {

@@ -1,17 +1,17 @@
-//! What the rule layers read of a skimmed document ([`crate::__private::skim`]): the v1.1.0 envelope's
+//! What the rule layers read of a skimmed document ([`super`]): the v1.1.0 envelope's
 //! version, agents, session, trace and workflow members, and its agent output's confidence,
 //! artifacts and disclaimer: the agents, trace, confidence and artifacts skimmed with the fields
 //! the rules read kept (`<Type>Kept`), the rest of these members read whole as their generated
 //! types (and checked as the typed read and `garde` check them), the rest of the document only
 //! checked. An output whose rules
-//! read more (`agent_rules::read_whole`: the generic payload, an agent with rules of its own or
+//! read more (the validator says which: the generic payload, an agent with rules of its own or
 //! requirement ids) is read whole and kept as a [`Payload`].
 
 use std::any::Any;
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use crate::__private::skim::{Capture, Cx};
+use super::{Capture, Cx};
 use crate::constant::True;
 use crate::generated::{
     AgentReferenceKept, ArtifactReferenceKept, CheckedArtifactReferenceKept, ConfidenceScoreKept, TraceKept,
@@ -55,10 +55,12 @@ pub(crate) enum Artifacts<'de> {
 }
 
 impl<'de> Facts<'de> {
-    /// What the rules read of `bytes` skimmed as a v1.1.0 envelope; `None` unless it skims clean.
-    pub(crate) fn of_envelope(bytes: &'de [u8]) -> Option<Self> {
-        let mut cx = Cx::new();
-        if !crate::__private::skim::document::<crate::session_context::v1_1::SessionContext>(bytes, &mut cx) {
+    /// What the rules read of `bytes` skimmed as a v1.1.0 envelope, with the payload's output read
+    /// whole when `read_whole` says its agent's rules read more than facts hold; `None` unless it
+    /// skims clean.
+    pub(crate) fn of_envelope(bytes: &'de [u8], read_whole: fn(Option<&str>) -> bool) -> Option<Self> {
+        let mut cx = Cx::for_rules(read_whole);
+        if !super::document::<crate::session_context::v1_1::SessionContext>(bytes, &mut cx) {
             return None;
         }
         Some(Facts { envelope: true, ..cx.facts })
