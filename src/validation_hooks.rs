@@ -1,7 +1,9 @@
 //! Items only the generated code and the tests name that belong to the validator and the SDK,
 //! above the runtime (`__private`): the subjects a generated `Document` impl hands the validator,
-//! the registry entry of another corpus's schema, and the validator's test hooks (the
-//! interpreter's pairs, another catalogue, a rule added for a test). Not part of the API.
+//! the `__contract!` macro that writes a generated type's `Contract` impl and its `validate`
+//! methods (one line a type), the registry entry of another corpus's schema, and the validator's
+//! test hooks (the interpreter's pairs, another catalogue, a rule added for a test). Not part of
+//! the API.
 
 #[cfg(feature = "testing")]
 pub use crate::validation::agent_rules::added::{Rule, with_rule};
@@ -13,4 +15,43 @@ pub use crate::validation::subject::{Held, Subject};
 /// text is not JSON.
 pub fn schema_info(embedded: &crate::__private::EmbeddedSchema) -> Option<crate::registry::SchemaInfo> {
     crate::registry::info(embedded)
+}
+
+/// `Contract` for a generated type (`checked`: it has `garde` rules; `shaped`: valid by
+/// construction), and its inherent `validate` and `validate_schema`: they need
+/// no import and always mean the gate, whatever other trait with a `validate` method is in scope
+/// (garde's, which carries the rules).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __contract {
+    ($ty:ident, $schema:literal, $pointer:literal, checked) => {
+        $crate::__contract!(@impl $ty, $schema, $pointer, |value| $crate::__private::typed::constraint_violations(value));
+    };
+    ($ty:ident, $schema:literal, $pointer:literal, shaped) => {
+        $crate::__contract!(@impl $ty, $schema, $pointer, |_| ::std::vec::Vec::new());
+    };
+    (@impl $ty:ident, $schema:literal, $pointer:literal, $check:expr) => {
+        impl $crate::Contract for $ty {
+            const SCHEMA: &'static str = $schema;
+            const POINTER: &'static str = $pointer;
+            const READS_EVERY_MEMBER: bool = true;
+            fn constraint_violations(&self) -> ::std::vec::Vec<(::std::string::String, ::std::string::String)> {
+                let check: fn(&Self) -> ::std::vec::Vec<(::std::string::String, ::std::string::String)> = $check;
+                check(self)
+            }
+        }
+
+        impl $ty {
+            /// The gate's report on the value written as JSON: every layer, default options
+            /// ([`jerry_contracts::Validate::validate`]).
+            pub fn validate(&self) -> $crate::validation::Report {
+                <Self as $crate::Validate>::validate(self)
+            }
+
+            /// The schema layer alone ([`jerry_contracts::Validate::validate_schema`]).
+            pub fn validate_schema(&self) -> $crate::validation::Report {
+                <Self as $crate::Validate>::validate_schema(self)
+            }
+        }
+    };
 }

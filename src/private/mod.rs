@@ -10,6 +10,7 @@
 
 mod catalogue;
 pub mod double_option;
+mod impls;
 #[cfg(feature = "testing")]
 pub mod poke;
 pub mod raw;

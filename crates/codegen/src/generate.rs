@@ -63,25 +63,9 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
         let ident = format_ident!("{}", def.flat);
         let rust_path = format!("{}::{}", def.module.join("::"), def.public);
         let (schema, pointer) = (&def.file, &def.pointer);
-        let check = if def.validates { quote!(check_validated) } else { quote!(check_shape) };
-        let written = if def.validates { quote!(written_validated) } else { quote!(written_shape) };
-        let poked = if def.validates { quote!(poked_validated) } else { quote!(poked_shape) };
-        let read_valid = if def.validates { quote!(read_validated) } else { quote!(read_shaped) };
+        let kind = if def.validates { format_ident!("checked") } else { format_ident!("shaped") };
         quote! {
-            ::jerry_contracts::__private::typed::entry(#schema, #pointer, #rust_path, ::jerry_contracts::__private::typed::Hooks {
-                check: ::jerry_contracts::__private::typed::#check::<#ident>,
-                round_trip: ::jerry_contracts::__private::typed::round_trip::<#ident>,
-                relay: ::jerry_contracts::__private::typed::relay::<#ident>,
-                skim: ::jerry_contracts::__private::typed::skimmed::<#ident>,
-                read_valid: ::jerry_contracts::__private::typed::#read_valid::<#ident>,
-                written: ::jerry_contracts::__private::typed::#written::<#ident>,
-                #[cfg(feature = "testing")]
-                poked: ::jerry_contracts::__private::typed::#poked::<#ident>,
-                #[cfg(feature = "testing")]
-                transcode: ::jerry_contracts::__private::typed::transcoded::<#ident>,
-                #[cfg(feature = "schemars")]
-                json_schema: ::jerry_contracts::__private::typed::json_schema::<#ident>,
-            }),
+            ::jerry_contracts::__type_entry!(#ident, #schema, #pointer, #rust_path, #kind),
         }
     });
     let flat = format_ident!("{}", FLAT_MODULE);
@@ -230,35 +214,10 @@ fn contracts(plan: &Plan, emitted: &[String]) -> Vec<TokenStream> {
             let ident = format_ident!("{}", def.flat);
             let name = def.file.strip_suffix(".json").unwrap_or(&def.file);
             let pointer = &def.pointer;
-            let check = if def.validates {
-                quote!(::jerry_contracts::__private::typed::constraint_violations(self))
-            } else {
-                quote!(::std::vec::Vec::new())
-            };
+            let kind = if def.validates { format_ident!("checked") } else { format_ident!("shaped") };
+            // The impls are the crate's macro (`src/validation_hooks.rs`): one line a type.
             quote! {
-                impl ::jerry_contracts::Contract for #ident {
-                    const SCHEMA: &'static str = #name;
-                    const POINTER: &'static str = #pointer;
-                    const READS_EVERY_MEMBER: bool = true;
-                    fn constraint_violations(&self) -> ::std::vec::Vec<(::std::string::String, ::std::string::String)> {
-                        #check
-                    }
-                }
-
-                // `value.validate()` needs no import and always means the gate, whatever other
-                // trait with a `validate` method is in scope (garde's, which carries the rules).
-                impl #ident {
-                    /// The gate's report on the value written as JSON: every layer, default
-                    /// options ([`jerry_contracts::Validate::validate`]).
-                    pub fn validate(&self) -> ::jerry_contracts::validation::Report {
-                        <Self as ::jerry_contracts::Validate>::validate(self)
-                    }
-
-                    /// The schema layer alone ([`jerry_contracts::Validate::validate_schema`]).
-                    pub fn validate_schema(&self) -> ::jerry_contracts::validation::Report {
-                        <Self as ::jerry_contracts::Validate>::validate_schema(self)
-                    }
-                }
+                ::jerry_contracts::__contract!(#ident, #name, #pointer, #kind);
             }
         })
         .collect()

@@ -50,25 +50,30 @@ pub fn render(source: &str) -> Result<String, String> {
             .ok_or_else(|| format!("no generated type {name}"))?;
         let mut impls = Vec::new();
         for item in generated {
-            let Item::Impl(block) = item else { continue };
-            if !names(&block.self_ty, name) {
-                continue;
-            }
-            let lines = unparse(item).lines().count();
-            let what = match &block.trait_ {
-                Some((_, path, _)) => {
-                    let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-                    segments.join("::")
+            let what = match item {
+                Item::Impl(block) if names(&block.self_ty, name) => match &block.trait_ {
+                    Some((_, path, _)) => {
+                        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+                        format!("impl {}", segments.join("::"))
+                    }
+                    None => "impl inherent".to_owned(),
+                },
+                // A runtime macro that writes impls for the type (its first argument).
+                Item::Macro(call)
+                    if call.mac.tokens.clone().into_iter().next().is_some_and(|first| first.to_string() == *name) =>
+                {
+                    let last = call.mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+                    format!("{last}!")
                 }
-                None => "inherent".to_owned(),
+                _ => continue,
             };
-            impls.push((what, lines));
+            impls.push((what, unparse(item).lines().count()));
         }
         let total: usize = impls.iter().map(|(_, lines)| lines).sum();
         let _ = write!(out, "\n// ---- {name} ----\n\n{}", unparse(declaration));
-        let _ = writeln!(out, "// {} impls, {total} lines:", impls.len());
+        let _ = writeln!(out, "// {} impls and impl macros, {total} lines:", impls.len());
         for (what, lines) in impls {
-            let _ = writeln!(out, "//   impl {what} ({lines} lines)");
+            let _ = writeln!(out, "//   {what} ({lines} lines)");
         }
     }
     Ok(out)
