@@ -104,12 +104,13 @@ fn string_enums(schema: &serde_json::Value, pointer: &mut String, found: &mut im
 
 /// Applies the pass to the generated items.
 pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
-    string_reads(file)?;
+    let handled = string_reads(file, plan)?;
+    // Any other enum keeps typify's conversions, rewritten to name its values.
     let enums: Vec<String> = file
         .items
         .iter()
         .filter_map(|item| match item {
-            Item::Enum(item) => Some(item.ident.to_string()),
+            Item::Enum(item) if !handled.contains(&item.ident.to_string()) => Some(item.ident.to_string()),
             _ => None,
         })
         .collect();
@@ -194,10 +195,12 @@ impl VisitMut for Rewrite {
     }
 }
 
-/// Replaces the derived `Deserialize` of every enum whose variants are all units by a read of a
-/// string.
-fn string_reads(file: &mut syn::File) -> Result<(), Vec<Problem>> {
-    let mut impls = Vec::new();
+/// Replaces the derived `Deserialize` of every enum whose variants are all units, and typify's
+/// text conversions of it, by one call of the runtime's `__string_enum!` (a read of a string, and
+/// conversions whose error names the public type and the allowed values); returns those enums.
+fn string_reads(file: &mut syn::File, plan: &Plan) -> Result<Vec<String>, Vec<Problem>> {
+    let mut calls: Vec<syn::ItemMacro> = Vec::new();
+    let mut handled: Vec<String> = Vec::new();
     for item in &mut file.items {
         let Item::Enum(item) = item else { continue };
         if item.variants.is_empty() || !item.variants.iter().all(|v| matches!(v.fields, Fields::Unit)) {
@@ -222,42 +225,40 @@ fn string_reads(file: &mut syn::File) -> Result<(), Vec<Problem>> {
             continue;
         }
         let ident = &item.ident;
-        let mut arms = Vec::new();
-        let mut wire = Vec::new();
-        for variant in &item.variants {
+        let public = plan.get(&ident.to_string()).map_or_else(|| ident.to_string(), |def| def.public.clone());
+        let variants = item.variants.iter().map(|variant| {
             let variant_ident = &variant.ident;
             let name = renamed(variant).unwrap_or_else(|| variant_ident.to_string());
-            arms.push(quote!(#name => ::std::result::Result::Ok(#ident::#variant_ident),));
-            wire.push(name);
-        }
-        let expecting = format!(
-            "one of {}",
-            wire.iter().map(|w| format!("`{}`", w.escape_default())).collect::<Vec<_>>().join(", ")
-        );
-        impls.push(syn::parse_quote! {
-            impl<'de> ::serde::Deserialize<'de> for #ident {
-                fn deserialize<__D: ::serde::Deserializer<'de>>(deserializer: __D) -> ::std::result::Result<Self, __D::Error> {
-                    const VARIANTS: &[&str] = &[#(#wire),*];
-                    struct __Visitor;
-                    impl ::serde::de::Visitor<'_> for __Visitor {
-                        type Value = #ident;
-                        fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                            f.write_str(#expecting)
-                        }
-                        fn visit_str<__E: ::serde::de::Error>(self, value: &str) -> ::std::result::Result<#ident, __E> {
-                            match value {
-                                #(#arms)*
-                                _ => ::std::result::Result::Err(__E::unknown_variant(value, VARIANTS)),
-                            }
-                        }
-                    }
-                    deserializer.deserialize_str(__Visitor)
-                }
-            }
+            quote!(#variant_ident = #name)
         });
+        // Display, FromStr, TryFrom and Deserialize: the runtime's macro (src/private/impls.rs).
+        calls.push(syn::parse_quote! {
+            ::jerry_contracts::__string_enum!(#ident, #public, [#(#variants),*]);
+        });
+        handled.push(ident.to_string());
     }
-    file.items.extend(impls.into_iter().map(Item::Impl));
-    Ok(())
+    // typify's text conversions of those enums give way to the macro's.
+    file.items.retain(|item| !matches!(item, Item::Impl(block) if text_conversion_of(block, &handled)));
+    file.items.extend(calls.into_iter().map(Item::Macro));
+    Ok(handled)
+}
+
+/// Whether `block` is a `Display`, `FromStr` or `TryFrom` from text of one of `enums`.
+fn text_conversion_of(block: &syn::ItemImpl, enums: &[String]) -> bool {
+    let Some((_, trait_path, _)) = &block.trait_ else { return false };
+    let Some(last) = trait_path.segments.last() else { return false };
+    let Type::Path(self_ty) = &*block.self_ty else { return false };
+    let Some(name) = self_ty.path.segments.last().map(|s| s.ident.to_string()) else { return false };
+    enums.contains(&name)
+        && (["Display", "FromStr"].contains(&last.ident.to_string().as_str()) || is_text_try_from(last))
+}
+
+/// `TryFrom<&str>`, `TryFrom<&String>` or `TryFrom<String>`.
+fn is_text_try_from(segment: &syn::PathSegment) -> bool {
+    let arg = &segment.arguments;
+    let arg = quote!(#arg).to_string().replace(' ', "");
+    segment.ident == "TryFrom"
+        && ["<&str>", "<&::std::string::String>", "<::std::string::String>"].contains(&arg.as_str())
 }
 
 /// The name a variant's `#[serde(rename = "…")]` gives it on the wire.
