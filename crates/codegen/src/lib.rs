@@ -1,30 +1,37 @@
 //! Build-time tooling for `jerry-contracts`: loading and checking the schema corpus, the
-//! constraint inventory, and generating the Rust types (typify for the shapes, an attribute pass
-//! for everything typify drops) and the Python type hints of `jerry_contracts.types`.
+//! contract model, and generating the Rust types (typify for the shapes, then passes for
+//! everything typify drops) and the Python type hints of `jerry_contracts.types`.
+//!
+//! The API: [`generate()`] and [`python_types`]; the corpus ([`corpus`]), the plan of named
+//! types ([`plan`]), the contract model ([`model`]) and its views ([`constraints`]), the Python
+//! renderer's committed path ([`python`]), the golden view ([`golden`]) and the file readers the
+//! tools share ([`files`]). The Rust renderer's passes (`generate`, `attributes`, `newtypes`,
+//! `constructors`, `enums`, `skim`, `serde_impls`, `agents`, `poke`, `keywords`, `naming`,
+//! `spelling`) are private.
 //!
 //! This crate is a build dependency of the library; nothing in it reaches the library's users at
 //! run time. The tools built on the corpus (schema diff, reference docs, fixture discovery) are in
 //! `jerry-contracts-schema-tools`.
 
-pub mod agents;
-pub mod attributes;
+mod agents;
+mod attributes;
 pub mod constraints;
-pub mod constructors;
+mod constructors;
 pub mod corpus;
-pub mod enums;
+mod enums;
 pub mod files;
-pub mod generate;
+mod generate;
 pub mod golden;
-pub mod keywords;
+mod keywords;
 pub mod model;
-pub mod naming;
-pub mod newtypes;
+mod naming;
+mod newtypes;
 pub mod plan;
-pub mod poke;
+mod poke;
 pub mod python;
-pub mod serde_impls;
-pub mod skim;
-pub mod spelling;
+mod serde_impls;
+mod skim;
+mod spelling;
 
 use std::path::Path;
 
