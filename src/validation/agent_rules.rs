@@ -1,8 +1,8 @@
 //! The rules of single agents, of every rule layer, in one table ([`AGENT_RULES`]): each reads
 //! the output of one agent, typed, so an output of an agent listed here is never only skimmed.
-//! The skim asks [`read_whole`] which outputs to read whole, from this table, so a rule added
-//! here fires on the bytes path as on every other (tests/rules.rs adds one through the test
-//! hook and shows it).
+//! The validator hands [`read_whole`], which answers from this table, to the skim, which reads
+//! those outputs whole instead of keeping only facts: a rule added here fires on the bytes path
+//! as on every other (tests/rules.rs adds one through the test hook and shows it).
 
 use serde_json::{Value, json};
 
