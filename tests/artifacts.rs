@@ -16,9 +16,10 @@
 
 #[path = "support/public_api.rs"]
 mod public_api;
+mod support;
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Component, Path, PathBuf};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 const BLESS: &str = "JERRY_BLESS=1 cargo test --test artifacts";
 
@@ -30,45 +31,6 @@ fn root() -> &'static Path {
 struct Artifact {
     path: String,
     fresh: String,
-}
-
-/// The schema pages, keyed by their path under `docs/schemas/` with forward slashes.
-fn schema_pages() -> BTreeMap<String, String> {
-    let rendered = jerry_contracts_schema_tools::docs::render(
-        &root().join("schemas"),
-        &root().join("tests/fixtures"),
-        &root().join("data/cross_pollination_matrix.json"),
-    )
-    .unwrap_or_else(|err| panic!("the schema documentation does not render: {err}"));
-    rendered.into_iter().map(|(path, text)| (slashes(&path), text)).collect()
-}
-
-fn slashes(path: &Path) -> String {
-    path.components()
-        .filter_map(|c| match c {
-            Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
-/// Every `.md` file below `dir`, relative to it, with forward slashes.
-fn pages_on_disk(dir: &Path) -> BTreeSet<String> {
-    fn walk(base: &Path, dir: &Path, out: &mut BTreeSet<String>) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
-        for entry in entries {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(base, &path, out);
-            } else if path.extension().is_some_and(|e| e == "md") {
-                out.insert(slashes(path.strip_prefix(base).unwrap()));
-            }
-        }
-    }
-    let mut out = BTreeSet::new();
-    walk(dir, dir, &mut out);
-    out
 }
 
 /// Why a committed file is stale, or `None` when it equals `fresh`: where the first difference
@@ -95,7 +57,7 @@ fn golden() -> String {
 #[test]
 fn every_committed_generated_artifact_is_fresh() {
     let corpus = jerry_contracts_codegen::Corpus::load(&root().join("schemas")).expect("the corpus loads");
-    let pages = schema_pages();
+    let pages = support::docs::pages();
     let mut artifacts = vec![
         Artifact { path: "docs/error-codes.md".into(), fresh: jerry_contracts::validation::codes::markdown() },
         Artifact { path: "docs/constraints.md".into(), fresh: jerry_contracts_codegen::constraints::table(&corpus) },
@@ -121,7 +83,7 @@ fn every_committed_generated_artifact_is_fresh() {
     }
     let schema_dir = root().join("docs/schemas");
     let orphans: Vec<String> =
-        pages_on_disk(&schema_dir).into_iter().filter(|page| !pages.contains_key(page)).collect();
+        support::docs::files(&schema_dir, "md").into_iter().filter(|page| !pages.contains_key(page)).collect();
     stale.extend(orphans.iter().map(|page| format!("docs/schemas/{page} (no schema renders it)")));
 
     if std::env::var_os("JERRY_BLESS").is_some() {

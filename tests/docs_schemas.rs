@@ -7,51 +7,16 @@
 //! (or `JERRY_BLESS=1 cargo test --test artifacts`, which refreshes every generated artifact).
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a failed expectation is the test failing
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Component, Path};
-use std::sync::OnceLock;
+mod support;
 
-use jerry_contracts_schema_tools::docs;
+use std::collections::BTreeSet;
+use std::path::{Component, Path};
+
 use serde_json::Value;
+use support::docs::{files, pages};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The rendered pages, keyed by their path under `docs/schemas/` with forward slashes.
-fn pages() -> &'static BTreeMap<String, String> {
-    static PAGES: OnceLock<BTreeMap<String, String>> = OnceLock::new();
-    PAGES.get_or_init(|| {
-        let rendered = docs::render(
-            &root().join("schemas"),
-            &root().join("tests/fixtures"),
-            &root().join("data/cross_pollination_matrix.json"),
-        )
-        .unwrap_or_else(|err| panic!("the documentation does not render: {err}"));
-        rendered.into_iter().map(|(path, text)| (slashes(&path), text)).collect()
-    })
-}
-
-fn slashes(path: &Path) -> String {
-    path.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/")
-}
-
-/// Every file below `dir` with the given extension, relative to `dir`, with forward slashes.
-fn files(dir: &Path, extension: &str) -> BTreeSet<String> {
-    fn walk(base: &Path, dir: &Path, extension: &str, out: &mut BTreeSet<String>) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
-        for entry in entries {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(base, &path, extension, out);
-            } else if path.extension().is_some_and(|e| e == extension) {
-                out.insert(slashes(path.strip_prefix(base).unwrap()));
-            }
-        }
-    }
-    let mut out = BTreeSet::new();
-    walk(dir, dir, extension, &mut out);
-    out
 }
 
 #[test]

@@ -3,6 +3,7 @@
 #![allow(dead_code, clippy::expect_used, clippy::unwrap_used, missing_docs)]
 
 pub mod boundary;
+pub mod docs;
 pub mod strategy;
 
 use std::path::{Path, PathBuf};

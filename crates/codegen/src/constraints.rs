@@ -105,9 +105,7 @@ mod tests {
             "if": {"properties": {"id": {"const": "X"}}},
             "then": {"required": ["tags"]}
         });
-        let schema =
-            crate::corpus::Schema { path: "x.json".into(), id: "https://jerry.dev/schemas/x.json".into(), document };
-        let corpus = Corpus { schemas: vec![schema], problems: Vec::new() };
+        let corpus = Corpus::of_one("x.json", document);
         let ids: Vec<String> = inventory(&corpus).iter().map(Constraint::id).collect();
         assert_eq!(
             ids,

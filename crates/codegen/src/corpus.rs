@@ -120,6 +120,13 @@ pub struct Corpus {
 }
 
 impl Corpus {
+    /// A corpus of one schema document at `path` (unit tests of the passes and renderers).
+    #[cfg(test)]
+    pub(crate) fn of_one(path: &str, document: Value) -> Self {
+        let id = format!("{ID_BASE}{path}");
+        Corpus { schemas: vec![Schema { path: path.to_owned(), id, document }], problems: Vec::new() }
+    }
+
     /// Loads every `*.json` file below `dir`. Unreadable or malformed files and convention
     /// breaches become [`Corpus::problems`]; only an unreadable `dir` is an error.
     pub fn load(dir: &Path) -> Result<Self, CorpusError> {

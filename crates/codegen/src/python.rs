@@ -442,11 +442,10 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::corpus::{Corpus, Schema};
+    use crate::corpus::Corpus;
 
     fn generate(path: &str, document: Value) -> Result<String, Vec<Problem>> {
-        let id = format!("{}{path}", crate::corpus::ID_BASE);
-        let corpus = Corpus { schemas: vec![Schema { path: path.to_owned(), id, document }], problems: Vec::new() };
+        let corpus = Corpus::of_one(path, document);
         let plan = crate::plan::plan(&corpus)?;
         source(&crate::model::Model::new(&corpus, &plan)?)
     }

@@ -353,11 +353,9 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::corpus::Schema;
 
     fn model(path: &str, document: Value) -> Result<Vec<TypeModel>, Vec<Problem>> {
-        let id = format!("{}{path}", crate::corpus::ID_BASE);
-        let corpus = Corpus { schemas: vec![Schema { path: path.to_owned(), id, document }], problems: Vec::new() };
+        let corpus = Corpus::of_one(path, document);
         let plan = crate::plan::plan(&corpus)?;
         types(&corpus, &plan)
     }
