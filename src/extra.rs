@@ -16,7 +16,7 @@ use serde_json::value::RawValue;
 /// relayed through serde_json carries them unchanged. Any other serde format (YAML, CBOR,
 /// MessagePack, another JSON parser) reads and writes them as ordinary values: its values are
 /// kept as their JSON text, and written back as values, never as serde_json's raw-value token
-/// (docs/decisions.md D-154). Members are written back after the declared ones, in name
+/// (docs/design.md D-154). Members are written back after the declared ones, in name
 /// order. A member may not share a name with a declared field: `validate()` refuses that, since the
 /// document written would hold the name twice.
 ///

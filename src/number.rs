@@ -2,7 +2,7 @@
 //! types is a [`Number`], so a document read and written back keeps each number exactly as it
 //! was written (`1` stays `1` in a `number` field, `1.0` stays `1.0` in an `integer` field, and
 //! `0.1000000000000000055511151231257827` keeps all its digits), while code works with a plain
-//! `f64` or `i64` (docs/decisions.md D-112).
+//! `f64` or `i64` (docs/design.md D-112).
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -215,7 +215,7 @@ impl Numeric for i64 {
             return text.parse::<i64>().map_err(|_| format!("integer {} is beyond the 64-bit range", shown(text)));
         }
         // JSON Schema counts a number with a zero fraction (`100.0`, `1e2`) as an integer
-        // (docs/decisions.md D-110).
+        // (docs/design.md D-110).
         match text.parse::<f64>() {
             Ok(value) if value.is_finite() && value.fract() == 0.0 => Self::from_f64(value),
             Ok(value) if value.is_finite() => {

@@ -1,7 +1,7 @@
 //! Exact relay: every valid fixture, read from its text into its generated type and written
 //! back, gives every member with the same value and every number with the same text (declared
 //! numbers included); documents with big and over-precise numbers keep them; `migrate` changes
-//! only `schema_version` (docs/decisions.md D-112).
+//! only `schema_version` (docs/design.md D-112).
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a failed expectation is the test failing
 
 mod support;

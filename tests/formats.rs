@@ -1,4 +1,4 @@
-//! Format independence (docs/decisions.md D-154): every valid fixture, read into its generated
+//! Format independence (docs/design.md D-154): every valid fixture, read into its generated
 //! type through YAML (serde_norway), CBOR (ciborium), MessagePack (rmp-serde), another JSON parser
 //! (sonic-rs) and `serde_json::Value`, is written back through the same format with the same JSON
 //! value, and the gate gives the value written as JSON the verdict it gives the fixture. No format

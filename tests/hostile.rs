@@ -18,7 +18,7 @@
 //! | invalid UTF-8, in a string or at top level; a lone surrogate escape | SCH-012 at line/column |
 //! | `NaN`, `Infinity`, `-Infinity` (and `+1`, `0x10`, `.5`, `01`) | SCH-012 at line/column |
 //! | an integer beyond 2^64 where the schema bounds it (`likelihood`) | read as a float: SCH-004 out of range |
-//! | an integer beyond 2^63 where the schema sets no maximum | SCH-002 "beyond the 64-bit range" from the type (docs/decisions.md D-110) |
+//! | an integer beyond 2^63 where the schema sets no maximum | SCH-002 "beyond the 64-bit range" from the type (docs/design.md D-110) |
 //! | `1e400` | SCH-012 "the number 1e400 is out of range" |
 //! | `3.0`, `3e0` where an integer is required | an integer, to the schema layer and the type alike (D-110); `1e2` is 100: SCH-004 |
 //! | empty input or whitespace only | SCH-012 "the document is empty" |
@@ -539,7 +539,7 @@ fn numbers_beyond_64_bits_are_out_of_range_not_a_panic() {
 #[test]
 fn an_integral_float_is_an_integer_on_both_paths() {
     // JSON Schema (draft 6 on): an integer is a number without a fraction, 3.0 included; the
-    // generated types agree (docs/decisions.md D-110).
+    // generated types agree (docs/design.md D-110).
     let entry = jerry_contracts::__private::typed::find("agents/nse/risk_output.json", "").unwrap();
     for literal in ["3.0", "3e0", "0.3e1", "300e-2", "3.000"] {
         let value: Value = serde_json::from_slice(&risk(literal)).unwrap();
@@ -553,7 +553,7 @@ fn an_integral_float_is_an_integer_on_both_paths() {
 #[test]
 fn an_integer_beyond_64_bits_where_any_integer_goes_is_refused_by_the_type() {
     // `risk_matrix.critical_risks` is an integer with a minimum and no maximum: the schema
-    // accepts any size, the type holds an i64 and refuses the rest (docs/decisions.md D-110).
+    // accepts any size, the type holds an i64 and refuses the rest (docs/design.md D-110).
     let pointer = "/risk_matrix/critical_risks";
     let with = |count: &str| {
         String::from_utf8(risk("3"))

@@ -8,7 +8,7 @@
 //! - every record's code is in the catalogue, and its path is a JSON Pointer (`""` or `/…`);
 //! - on a document of a named schema, the generated type and the schema interpreter agree on
 //!   whether it is valid (the one intended difference is let through: an integer beyond 64 bits
-//!   where the schema sets no bound, which the type's i64 refuses, docs/decisions.md D-110);
+//!   where the schema sets no bound, which the type's i64 refuses, docs/design.md D-110);
 //! - what the typed readers read (the envelope, an agent output) is written back as it was read:
 //!   the same JSON, up to the spelling of numbers (`100.0` comes back as `100`, D-110).
 //!
@@ -322,7 +322,7 @@ fn agree(name: &str, value: &Value) {
     let typed = entry.check(value);
     match (&typed, interpreted.is_empty()) {
         (Ok(()), true) | (Err(_), false) => {}
-        // docs/decisions.md D-110: an i64 field refuses integers past 64 bits the schema allows.
+        // docs/design.md D-110: an i64 field refuses integers past 64 bits the schema allows.
         (Err(violations), true) if violations.iter().all(|v| v.message.contains("64-bit")) => {}
         (Ok(()), false) => panic!("{name}: the type accepts what the schema rejects: {interpreted:?}"),
         (Err(violations), true) => panic!("{name}: the type rejects what the schema accepts: {violations:?}"),

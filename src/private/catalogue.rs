@@ -73,7 +73,7 @@ impl TypeEntry {
     }
 
     /// Reads JSON text as the type and writes it back compactly: every member comes back with
-    /// the same value, and every number with the same text (docs/decisions.md D-112). Declared
+    /// the same value, and every number with the same text (docs/design.md D-112). Declared
     /// members are written in the schema's order, then undeclared ones in their own order.
     pub fn relay(&self, json: &[u8]) -> Result<String, Violation> {
         (self.hooks.relay)(json)

@@ -5,7 +5,7 @@
 //! deserializer reports the value as it is, and it is written out here as JSON text. Writing
 //! goes the other way: serde_json's serializer (and wrappers that keep its error type, such as
 //! `serde_path_to_error`) gets the text verbatim; every other serializer gets ordinary values,
-//! so that no format ever sees serde_json's private raw-value token (docs/decisions.md D-154).
+//! so that no format ever sees serde_json's private raw-value token (docs/design.md D-154).
 
 use std::collections::HashSet;
 use std::fmt::{self, Write as _};

@@ -14,7 +14,7 @@ use crate::registry;
 /// generic payload whose unknown members name an agent, raw members that repeat a key, a
 /// timestamp past year 9999, a member that shadows a declared field) does not pass. A number
 /// JSON cannot hold (NaN, an infinity) is written as `null`; where the type found something
-/// at such a place, its own words say what is wrong (docs/decisions.md D-151).
+/// at such a place, its own words say what is wrong (docs/design.md D-151).
 ///
 /// ```
 /// use jerry_contracts::Validate;
