@@ -188,10 +188,10 @@ fn every_seed_quote_is_the_seed_text() {
         // The decision being read (its id, heading line and quotes), for the decisions on the seeds.
         let mut decision: Option<(String, usize, usize)> = None;
         let mut finish = |decision: &mut Option<(String, usize, usize)>| {
-            if let Some((id, at, 0)) = decision.take() {
-                if record == RECORDS[0] {
-                    unquoted.push(format!("{record}:{at} {id}"));
-                }
+            if let Some((id, at, 0)) = decision.take()
+                && record == RECORDS[0]
+            {
+                unquoted.push(format!("{record}:{at} {id}"));
             }
         };
         for (number, line) in text.lines().enumerate() {
