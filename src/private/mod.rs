@@ -25,6 +25,7 @@ pub mod violation;
 
 pub use crate::agent::AgentId;
 pub use impls::{expecting_one_of, one_of_rule};
+pub use jerry_contracts_derive::{Object, Poke, Skim};
 pub use rules::{FiniteValue, UniqueItems, finite, undeclared, unique_items};
 #[cfg(feature = "schemars")]
 pub use transforms::{extend_format_uri, extend_format_uri_reference, nullable, unique};

@@ -231,6 +231,13 @@ impl<'de> Visitor<'de> for Text {
     }
 }
 
+/// A string newtype whose skim is a [`Text`] (`SessionId`, `AgentId`, …): a kept or captured
+/// member of one is taken as text where it lies in the input, under these rules.
+pub trait AsText {
+    /// The newtype's rules.
+    fn text() -> Text;
+}
+
 /// A string kept for the rules: checked as [`Text`] checks it, and handed back borrowed from the
 /// input unless it holds escapes.
 pub struct TextKeep(pub Text);

@@ -21,8 +21,9 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
     crate::newtypes::apply(&mut file, plan)?;
     crate::constructors::apply(&mut file, plan)?;
     crate::enums::apply(&mut file, plan)?;
-    let skims = crate::skim::impls(&file, plan)?;
+    crate::skim::apply(&mut file, plan)?;
     crate::serde_impls::apply(&mut file, plan)?;
+    crate::poke::apply(&mut file);
     let agents = crate::agents::items(&file, plan)?;
     let emitted: Vec<String> = file.items.iter().filter_map(item_name).collect();
     let mut aliases = Vec::new();
@@ -41,7 +42,6 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
         );
         aliases.push(quote! { #[doc = #doc] pub type #ident = #target; });
     }
-    let pokes = crate::poke::impls(&file);
     let flat_items = file.items;
     let names = crate::naming::pattern_statics(plan);
     let patterns = plan.patterns.iter().zip(&names).map(|(pattern, name)| {
@@ -96,8 +96,6 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
             }
             #(#patterns)*
             #(#flat_items)*
-            #(#pokes)*
-            #(#skims)*
             #(#aliases)*
             #(#dispatches)*
             #(#documents)*
