@@ -213,54 +213,278 @@ impl Validator {
     /// knowledge), on its own or as a handoff's payload. A caller that learns ids as it goes
     /// judges such a document again after learning.
     pub fn reads_known_requirements(schema: Option<&str>) -> bool {
-        match schema {
-            Some("session_context/v1.0.0" | "session_context/v1.1.0") => true,
-            Some(name) => registry::lookup(name)
-                .and_then(|info| info.agent_id.as_deref())
+        let Some(info) = schema.and_then(registry::lookup) else { return false };
+        match Catalogue::built_in().reading(info) {
+            Some(Reading::Envelope10 | Reading::Envelope11) => true,
+            _ => info
+                .agent_id
+                .as_deref()
                 .and_then(crate::agent::AgentReader::find)
                 .is_some_and(|reader| reader.references_requirements),
-            None => false,
         }
     }
 
     /// Validates `bytes`, detecting the schema from the document.
     pub fn validate(&self, bytes: &[u8]) -> Report {
-        if let Some(report) = self.too_large(bytes.len()) {
-            return report;
-        }
-        // A v1.1.0 envelope skimmed clean needs no judgement of its nesting first: the skim holds
-        // every level to serde_json's depth limit (127, under `DEPTH_LIMIT`) except a payload
-        // member replayed by a reader of its own, after which `envelope_first` judges it;
-        // anything the skim does not settle comes back here and is judged.
-        if detect::opens_as_envelope(bytes)
-            && let Some(report) = self.envelope_first(bytes)
-        {
-            return report;
-        }
-        if let Some(report) = self.too_deep(bytes) {
-            return report;
-        }
-        if let Some(report) = self.fast(None, bytes) {
-            return report;
-        }
-        match parse(bytes) {
-            Ok(value) => self.validate_value(None, &value),
-            Err(report) => report,
-        }
+        self.route(Catalogue::built_in(), None, Given::Bytes(bytes))
     }
 
     /// Validates `bytes` against the schema named `name` (any name [`registry::lookup`] takes).
     pub fn validate_as(&self, name: &str, bytes: &[u8]) -> Report {
-        if let Some(report) = self.too_large(bytes.len()).or_else(|| self.too_deep(bytes)) {
-            return report;
+        self.route(Catalogue::built_in(), Some(name), Given::Bytes(bytes))
+    }
+
+    /// Validates a parsed document, against `schema` when given, else the detected one.
+    /// `schema` may name a definition: `NAME#/definitions/X`.
+    pub fn validate_value(&self, schema: Option<&str>, value: &Value) -> Report {
+        self.route(Catalogue::built_in(), schema, Given::Value(value))
+    }
+
+    /// Runs the same four layers as [`Validator::validate`] on a typed value: a handoff, an agent
+    /// output, a mission artifact, any generated root type. A value that passes reads back and is
+    /// written as a document that [`Validator::validate`] passes too, with the same records.
+    ///
+    /// ```
+    /// use jerry_contracts::agents::ps::ResearcherOutput;
+    /// use jerry_contracts::validation::Validator;
+    ///
+    /// let mut output: ResearcherOutput = serde_json::from_str(r#"{
+    ///   "agent_id": "ps-researcher", "research_topic": "Handoff contracts", "sources": [],
+    ///   "findings": [{"id": "F-001", "summary": "Schemas catch drift", "category": "insight"}],
+    ///   "confidence": {"overall": 0.2, "reasoning": "one source"}
+    /// }"#)?;
+    /// let report = Validator::new().validate_typed(&output);
+    /// assert_eq!(report.schema, Some("agents/ps/researcher_output"));
+    /// assert_eq!(report.codes(), ["SEM-002", "CON-005"]); // low confidence, nothing persisted
+    /// output.confidence.overall = 1.5.into();
+    /// assert_eq!(Validator::new().validate_typed(&output).codes(), ["SCH-004"]);
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn validate_typed<D: Document + ?Sized>(&self, document: &D) -> Report {
+        let write = || serde_json::to_value(document);
+        let given = Given::Typed { subject: document.subject(), checked: document.validate().is_ok(), write: &write };
+        self.route(Catalogue::built_in(), Some(document.schema_path()), given)
+    }
+
+    /// The one route of every validation, whatever it starts from: probe (the limits, the schema
+    /// and its version), read (the value the rules judge, or the schema layer's records), rules
+    /// (semantic, constitutional, cross-reference), report (conventions, and every record's
+    /// schema location). What the fast path of bytes or a typed value's own check cannot settle
+    /// is routed once more as its parsed or written value, which settles everything.
+    pub(crate) fn route(&self, catalogue: Catalogue, name: Option<&str>, given: Given<'_>) -> Report {
+        // 1. Probe.
+        let mut probe = match self.probe(catalogue, name, &given) {
+            Step::Go(probe) => probe,
+            Step::Done(mut report) => {
+                locate(catalogue, &mut report);
+                return report;
+            }
+            Step::Unsettled => return self.as_value(catalogue, name, &given),
+        };
+        // 2. Read.
+        let mut report = self.report(Some(probe.schema));
+        let subject = match probe.subject.take() {
+            Some(subject) => Some(subject),
+            None => match Self::read(catalogue, &probe, &given, &mut report) {
+                Some(subject) => subject,
+                None => return self.as_value(catalogue, name, &given),
+            },
+        };
+        // 3. Rules.
+        if let Some(subject) = &subject {
+            self.rules(subject, &mut report);
         }
-        if let Some(report) = self.fast(Some(name), bytes) {
-            return report;
+        // 4. Report.
+        let input = match (&given, &subject) {
+            (Given::Bytes(bytes), Some(Subject::Skimmed(facts))) => Input::Skimmed(bytes, facts),
+            (Given::Bytes(bytes), _) => Input::Bytes(bytes),
+            (Given::Value(value), _) => Input::Value(value),
+            (Given::Typed { write, .. }, _) => Input::Written(*write),
+        };
+        self.conventions_at(catalogue, probe.info, probe.pointer, input, &mut report);
+        locate(catalogue, &mut report);
+        report
+    }
+
+    /// Step 1: the limits, the schema (named, or detected from the document) and its version.
+    fn probe<'a>(&self, catalogue: Catalogue, name: Option<&'a str>, given: &Given<'a>) -> Step<Probe<'a>> {
+        match given {
+            Given::Bytes(bytes) => {
+                if let Some(report) = self.too_large(bytes.len()) {
+                    return Step::Done(report);
+                }
+                // A v1.1.0 envelope skimmed clean needs no judgement of its nesting first: the
+                // skim holds every level to serde_json's depth limit (127, under `DEPTH_LIMIT`)
+                // except a payload member replayed by a reader of its own, after which its
+                // nesting is judged; anything the skim does not settle is judged here.
+                if name.is_none()
+                    && catalogue.is_built_in()
+                    && detect::opens_as_envelope(bytes)
+                    && let Some(step) = self.envelope_first(bytes)
+                {
+                    return step;
+                }
+                if let Some(report) = self.too_deep(bytes) {
+                    return Step::Done(report);
+                }
+                // The schema from a probe of the bytes; any doubt goes to the parsed value.
+                let Some(signals) = detect::Signals::probe(bytes).filter(|_| catalogue.is_built_in()) else {
+                    return Step::Unsettled;
+                };
+                let info = match name {
+                    Some(name) => registry::lookup(name),
+                    None => detect::detect(Some(&signals)).ok(),
+                };
+                match info {
+                    Some(info) if detect::version_check(info, signals.schema_version()).is_none() => {
+                        Step::Go(Probe::of(info))
+                    }
+                    _ => Step::Unsettled,
+                }
+            }
+            Given::Value(value) => {
+                if let Some((name, pointer)) = name.and_then(|s| s.split_once('#')) {
+                    return self.fragment(catalogue, name, pointer);
+                }
+                let info = match name {
+                    Some(name) => match registry::lookup_in(catalogue.schemas, name) {
+                        Some(info) => info,
+                        None => return Step::Done(self.unknown(name)),
+                    },
+                    None => match detect::detect(detect::Signals::of(value).as_ref()) {
+                        Ok(info) => info,
+                        Err(finding) => {
+                            let mut report = self.report(None);
+                            report.push(*finding);
+                            return Step::Done(report);
+                        }
+                    },
+                };
+                match detect::version_check(info, value.get("schema_version").and_then(Value::as_str)) {
+                    Some(finding) => {
+                        let mut report = self.report(Some(info.name));
+                        report.push(finding);
+                        Step::Done(report)
+                    }
+                    None => Step::Go(Probe::of(info)),
+                }
+            }
+            Given::Typed { subject, checked, .. } => {
+                let name = name.unwrap_or_default();
+                let Some(info) = registry::lookup_in(catalogue.schemas, name) else {
+                    return Step::Done(self.unknown(name));
+                };
+                let version = match subject {
+                    Subject::Envelope10(envelope) => Some(envelope.schema_version.as_str()),
+                    Subject::Envelope11(envelope) => Some(envelope.schema_version.as_str()),
+                    _ => None,
+                };
+                // The schema layer's records come from the written value, exactly as `validate`
+                // gives them.
+                if !checked || detect::version_check(info, version).is_some() {
+                    return Step::Unsettled;
+                }
+                Step::Go(Probe { subject: Some(subject.clone()), ..Probe::of(info) })
+            }
         }
-        match parse(bytes) {
-            Ok(value) => self.validate_value(Some(name), &value),
-            Err(report) => report,
+    }
+
+    /// A document that opens with one of the envelope's own members is skimmed as a v1.1.0
+    /// envelope at once, without a probe. When the skim is clean, detection could not have said
+    /// otherwise: the type requires `session_id` and both agents (so the document is an envelope)
+    /// and `schema_version`, whose 1.0.x values are sent back to the probe (a 1.0.0 envelope).
+    /// `None` is "not settled here": the probe decides, as for any other document.
+    fn envelope_first<'a>(&self, bytes: &'a [u8]) -> Option<Step<Probe<'a>>> {
+        let info = detect::envelope(false)?;
+        let facts = Facts::of_envelope(bytes, agent_rules::read_whole)?;
+        // A replayed member was read with a depth limit of its own: the nesting is judged.
+        if facts.replayed_nesting
+            && let Some(report) = self.too_deep(bytes)
+        {
+            return Some(Step::Done(report));
         }
+        let version = facts.schema_version.as_deref()?;
+        if version.starts_with("1.0.") || detect::version_check(info, Some(version)).is_some() {
+            return None;
+        }
+        Some(Step::Go(Probe { subject: Some(Subject::Skimmed(facts)), ..Probe::of(info) }))
+    }
+
+    /// The probe of a definition or other subschema of a registry file, named
+    /// `NAME#POINTER` (`session_context/v1.0.0#/definitions/agent_reference`): the schema and
+    /// convention layers judge it (the rule layers judge whole documents only).
+    fn fragment<'a>(&self, catalogue: Catalogue, name: &str, pointer: &'a str) -> Step<Probe<'a>> {
+        let Some(info) = registry::lookup_in(catalogue.schemas, name) else {
+            return Step::Done(self.unknown(name));
+        };
+        if !pointer.starts_with('/') || info.document.pointer(pointer).is_none() {
+            let mut report = self.report(None);
+            let message = format!(
+                "{} has no schema at #{pointer} (name a definition: {}#/definitions/NAME)",
+                info.name, info.name
+            );
+            report.push(record(&codes::SCH_UNKNOWN_SCHEMA, "", message));
+            return Step::Done(report);
+        }
+        Step::Go(Probe { schema: registry::fragment_name(info, pointer), pointer, ..Probe::of(info) })
+    }
+
+    /// Step 2: the value the rules judge, read as its generated type (skimmed, for the envelope
+    /// and the agent outputs in bytes); `Some(None)` when the document breaks its schema (the
+    /// schema layer's records are in `report`) or is a fragment, `None` when bytes cannot be
+    /// settled without their parsed value.
+    fn read<'a>(
+        catalogue: Catalogue,
+        probe: &Probe<'a>,
+        given: &Given<'a>,
+        report: &mut Report,
+    ) -> Option<Option<Subject<'a>>> {
+        let reading = catalogue.reading(probe.info);
+        match given {
+            Given::Bytes(bytes) => Subject::from_bytes(reading?, probe.info, bytes).map(Some),
+            Given::Value(value) if !probe.pointer.is_empty() => {
+                schema::check_at(catalogue.schemas, probe.info, probe.pointer, value, report);
+                Some(None)
+            }
+            Given::Value(value) => match reading.and_then(|reading| Subject::from_value(reading, probe.info, value)) {
+                Some(subject) => Some(Some(subject)),
+                None => Some(schema_valid(catalogue, probe.info, value, report).then_some(Subject::Other)),
+            },
+            // The probe holds a typed value's subject.
+            Given::Typed { subject, .. } => Some(Some(subject.clone())),
+        }
+    }
+
+    /// What the fast path of bytes, or a typed value's own check, could not settle: routed as
+    /// its parsed (or written) value.
+    fn as_value(&self, catalogue: Catalogue, name: Option<&str>, given: &Given<'_>) -> Report {
+        match given {
+            Given::Bytes(bytes) => match parse(bytes) {
+                Ok(value) => self.route(catalogue, name, Given::Value(&value)),
+                Err(report) => report,
+            },
+            Given::Typed { write, .. } => match write() {
+                Ok(value) => self.route(catalogue, name, Given::Value(&value)),
+                Err(err) => {
+                    let mut report = self.report(name.and_then(registry::lookup).map(|info| info.name));
+                    report.push(record(
+                        &codes::SCH_WRONG_TYPE,
+                        "",
+                        format!("the value cannot be written as JSON: {err}"),
+                    ));
+                    report
+                }
+            },
+            // A parsed value is always settled by its probe and read.
+            Given::Value(_) => self.report(None),
+        }
+    }
+
+    /// The report on a schema name no registry entry has.
+    fn unknown(&self, name: &str) -> Report {
+        let mut report = self.report(None);
+        report.push(record(&codes::SCH_UNKNOWN_SCHEMA, "", format!("no schema is named {name:?}")));
+        report
     }
 
     /// An empty report with this validator's cap on records.
@@ -287,57 +511,7 @@ impl Validator {
         (len > self.options.max_bytes).then(|| too_large(len as u64, self.options.max_bytes))
     }
 
-    /// The fast path for a schema-valid envelope, agent output or task graph (after
-    /// `envelope_first`, for a document that opens with an envelope's own member): the schema
-    /// is told from a probe of the bytes and the typed value read straight from them. `None`
-    /// sends the document down the complete path (any doubt, any schema error: that path
-    /// reports it).
-    fn fast(&self, name: Option<&str>, bytes: &[u8]) -> Option<Report> {
-        let signals = detect::Signals::probe(bytes)?;
-        let info = match name {
-            Some(name) => registry::lookup(name)?,
-            None => detect::detect(Some(&signals)).ok()?,
-        };
-        if detect::version_check(info, signals.schema_version()).is_some() {
-            return None;
-        }
-        let subject = Subject::from_bytes(info, bytes)?;
-        let mut report = self.report(Some(info.name));
-        self.rules(&subject, &mut report);
-        let input = match &subject {
-            Subject::Skimmed(facts) => Input::Skimmed(bytes, facts),
-            _ => Input::Bytes(bytes),
-        };
-        self.conventions(info, input, &mut report);
-        Some(report)
-    }
-
-    /// A document that opens with one of the envelope's own members is skimmed as a v1.1.0
-    /// envelope at once, without a probe. When the skim is clean, detection could not have said
-    /// otherwise: the type requires `session_id` and both agents (so the document is an envelope)
-    /// and `schema_version`, whose 1.0.x values are sent back to the probe (a 1.0.0 envelope).
-    /// `None` is "not settled here": the probe path decides, as for any other document.
-    fn envelope_first(&self, bytes: &[u8]) -> Option<Report> {
-        let info = detect::envelope(false)?;
-        let facts = Facts::of_envelope(bytes, agent_rules::read_whole)?;
-        // A replayed member was read with a depth limit of its own: the nesting is judged.
-        if facts.replayed_nesting
-            && let Some(report) = self.too_deep(bytes)
-        {
-            return Some(report);
-        }
-        let version = facts.schema_version.as_deref()?;
-        if version.starts_with("1.0.") || detect::version_check(info, Some(version)).is_some() {
-            return None;
-        }
-        let mut report = self.report(Some(info.name));
-        let subject = Subject::Skimmed(facts);
-        self.rules(&subject, &mut report);
-        let Subject::Skimmed(facts) = &subject else { return None };
-        self.conventions(info, Input::Skimmed(bytes, facts), &mut report);
-        Some(report)
-    }
-
+    /// Step 3: the semantic, constitutional and cross-reference layers.
     fn rules(&self, subject: &Subject, report: &mut Report) {
         semantic::check(subject, &self.options, report);
         constitutional::check(subject, &self.options, report);
@@ -345,7 +519,6 @@ impl Validator {
         if let Subject::Envelope10(envelope) = subject {
             self.v10_payload(envelope, report);
         }
-        locate(report);
     }
 
     /// A 1.0.x handoff's payload is bound only to the generic payload shape (seed 001), yet it may
@@ -377,12 +550,8 @@ impl Validator {
         }
     }
 
-    /// The convention layer on a document of `info`'s schema: nothing to do (not even a parse)
-    /// unless the schema carries conventions.
-    fn conventions(&self, info: &'static SchemaInfo, input: Input<'_>, report: &mut Report) {
-        self.conventions_at(Catalogue::built_in(), info, "", input, report);
-    }
-
+    /// Step 4: the convention layer on a document (or the subschema at `pointer`) of `info`'s
+    /// schema: nothing to do (not even a parse) unless the schema carries conventions.
     fn conventions_at(
         &self,
         catalogue: Catalogue,
@@ -424,149 +593,60 @@ impl Validator {
                     return;
                 }
             },
-        };
-        schema::conventions(catalogue.schemas, info, pointer, value, self.options.strict, report);
-    }
-
-    /// Validates `value` against a definition or other subschema of a registry file, named
-    /// `NAME#POINTER` (`session_context/v1.0.0#/definitions/agent_reference`): the schema and
-    /// convention layers (the rule layers judge whole documents only).
-    fn validate_fragment(&self, name: &str, pointer: &str, value: &Value) -> Report {
-        let mut report = self.report(None);
-        let Some(info) = registry::lookup(name) else {
-            report.push(record(&codes::SCH_UNKNOWN_SCHEMA, "", format!("no schema is named {name:?}")));
-            return report;
-        };
-        if !pointer.starts_with('/') || info.document.pointer(pointer).is_none() {
-            report.push(record(
-                &codes::SCH_UNKNOWN_SCHEMA,
-                "",
-                format!(
-                    "{} has no schema at #{pointer} (name a definition: {}#/definitions/NAME)",
-                    info.name, info.name
-                ),
-            ));
-            return report;
-        }
-        report.schema = Some(registry::fragment_name(info, pointer));
-        schema::check_at(registry::schemas(), info, pointer, value, &mut report);
-        self.conventions_at(Catalogue::built_in(), info, pointer, Input::Value(value), &mut report);
-        report
-    }
-
-    /// Validates a parsed document, against `schema` when given, else the detected one.
-    /// `schema` may name a definition: `NAME#/definitions/X`.
-    pub fn validate_value(&self, schema: Option<&str>, value: &Value) -> Report {
-        let mut report = self.validate_value_rules(schema, value);
-        if let Some(info) = report.schema.and_then(registry::lookup).filter(|_| schema.is_none_or(|s| !s.contains('#')))
-            && !report.records.iter().any(|r| r.error_code == codes::SCH_VERSION.code)
-        {
-            self.conventions(info, Input::Value(value), &mut report);
-        }
-        locate(&mut report);
-        report
-    }
-
-    fn validate_value_rules(&self, schema: Option<&str>, value: &Value) -> Report {
-        if let Some((name, pointer)) = schema.and_then(|s| s.split_once('#')) {
-            return self.validate_fragment(name, pointer, value);
-        }
-        let mut report = self.report(None);
-        let info = match schema {
-            Some(name) => match registry::lookup(name) {
-                Some(info) => info,
-                None => {
-                    report.push(record(&codes::SCH_UNKNOWN_SCHEMA, "", format!("no schema is named {name:?}")));
-                    return report;
+            // A typed value that passed its own check writes as JSON.
+            Input::Written(write) => match write() {
+                Ok(value) => {
+                    parsed = value;
+                    &parsed
                 }
-            },
-            None => match detect::detect(detect::Signals::of(value).as_ref()) {
-                Ok(info) => info,
-                Err(finding) => {
-                    report.push(*finding);
-                    return report;
-                }
-            },
-        };
-        report.schema = Some(info.name);
-        if let Some(finding) = detect::version_check(info, value.get("schema_version").and_then(Value::as_str)) {
-            report.push(finding);
-            return report;
-        }
-        if let Some(subject) = Subject::from_value(info, value) {
-            self.rules(&subject, &mut report);
-            return report;
-        }
-        if schema_valid(Catalogue::built_in(), info, value, &mut report) {
-            self.rules(&Subject::Other, &mut report);
-        }
-        report
-    }
-
-    /// [`Validator::validate_as`] against a schema of another catalogue — a corpus generated by
-    /// the same generator into another crate, such as the conformance corpus: the same schema
-    /// layer (the generated type decides, the interpreter lists the violations) and the rule
-    /// layers that apply to a schema with no rules of its own. Not part of the stable API.
-    /// Runs the same four layers as [`Validator::validate`] on a typed value: a handoff, an agent
-    /// output, a mission artifact, any generated root type. A value that passes reads back and is
-    /// written as a document that [`Validator::validate`] passes too, with the same records.
-    ///
-    /// ```
-    /// use jerry_contracts::agents::ps::ResearcherOutput;
-    /// use jerry_contracts::validation::Validator;
-    ///
-    /// let mut output: ResearcherOutput = serde_json::from_str(r#"{
-    ///   "agent_id": "ps-researcher", "research_topic": "Handoff contracts", "sources": [],
-    ///   "findings": [{"id": "F-001", "summary": "Schemas catch drift", "category": "insight"}],
-    ///   "confidence": {"overall": 0.2, "reasoning": "one source"}
-    /// }"#)?;
-    /// let report = Validator::new().validate_typed(&output);
-    /// assert_eq!(report.schema, Some("agents/ps/researcher_output"));
-    /// assert_eq!(report.codes(), ["SEM-002", "CON-005"]); // low confidence, nothing persisted
-    /// output.confidence.overall = 1.5.into();
-    /// assert_eq!(Validator::new().validate_typed(&output).codes(), ["SCH-004"]);
-    /// # Ok::<(), serde_json::Error>(())
-    /// ```
-    pub fn validate_typed<D: Document + ?Sized>(&self, document: &D) -> Report {
-        let mut report = self.report(None);
-        let Some(info) = registry::lookup(document.schema_path()) else {
-            report.push(record(
-                &codes::SCH_UNKNOWN_SCHEMA,
-                "",
-                format!("no schema is named {:?}", document.schema_path()),
-            ));
-            return report;
-        };
-        let subject = document.subject();
-        let version = match &subject {
-            Subject::Envelope10(envelope) => Some(envelope.schema_version.as_str()),
-            Subject::Envelope11(envelope) => Some(envelope.schema_version.as_str()),
-            _ => None,
-        };
-        if document.validate().is_err() || detect::version_check(info, version).is_some() {
-            // The schema layer's records, exactly as `validate` gives them, from the written value.
-            return match serde_json::to_value(document) {
-                Ok(value) => self.validate_value(Some(info.name), &value),
                 Err(err) => {
-                    report.schema = Some(info.name);
                     report.push(record(
                         &codes::SCH_WRONG_TYPE,
                         "",
                         format!("the value cannot be written as JSON: {err}"),
                     ));
-                    report
+                    return;
                 }
-            };
-        }
-        report.schema = Some(info.name);
-        self.rules(&subject, &mut report);
-        if schema::has_conventions(registry::schemas(), info, "")
-            && let Ok(value) = serde_json::to_value(document)
-        {
-            self.conventions(info, Input::Value(&value), &mut report);
-        }
-        report
+            },
+        };
+        schema::conventions(catalogue.schemas, info, pointer, value, self.options.strict, report);
     }
+}
+
+/// What a validation starts from.
+#[allow(clippy::large_enum_variant)] // one a call, on the stack: boxing would cost an allocation
+pub(crate) enum Given<'a> {
+    /// JSON text.
+    Bytes(&'a [u8]),
+    /// A parsed document.
+    Value(&'a Value),
+    /// A typed value: what the rules see of it, whether its own check passed, and its JSON.
+    Typed { subject: Subject<'a>, checked: bool, write: &'a dyn Fn() -> serde_json::Result<Value> },
+}
+
+/// What the probe found: the schema (and subschema) to judge against, and the subject when the
+/// probe already read it (a skimmed envelope, a typed value).
+struct Probe<'a> {
+    info: &'static SchemaInfo,
+    /// The report's schema: the registry name, or `NAME#POINTER` for a subschema.
+    schema: &'static str,
+    /// The subschema judged (`""`: the whole schema).
+    pointer: &'a str,
+    subject: Option<Subject<'a>>,
+}
+
+impl Probe<'_> {
+    fn of(info: &'static SchemaInfo) -> Self {
+        Self { info, schema: info.name, pointer: "", subject: None }
+    }
+}
+
+/// A step of the route: go on with what it gives, stop with a complete report, or route the
+/// document again as its parsed or written value.
+enum Step<T> {
+    Go(T),
+    Done(Report),
+    Unsettled,
 }
 
 /// A document for the convention layer: bytes (parsed only when the schema has conventions) or
@@ -577,6 +657,8 @@ enum Input<'a> {
     /// The bytes of a document the skim read, and what it kept of them.
     Skimmed(&'a [u8], &'a Facts<'a>),
     Value(&'a Value),
+    /// A typed value, written as JSON only when the schema has conventions.
+    Written(&'a dyn Fn() -> serde_json::Result<Value>),
 }
 
 /// A typed value [`Validator::validate_typed`] judges: every generated root type (an envelope, an
@@ -617,12 +699,12 @@ pub(crate) fn schema_layer(info: &'static SchemaInfo, pointer: &str, value: &Val
 /// Gives every record without a schema location (the rule layers' records, and the few the
 /// schema layer makes before the interpreter runs) the location of the schema of the value at
 /// its path, when the report's schema is known.
-fn locate(report: &mut Report) {
+fn locate(catalogue: Catalogue, report: &mut Report) {
     // A report with nothing to place (every valid document) pays nothing, not even the lookup.
     if report.records.iter().all(|r| r.keyword_location.is_some()) {
         return;
     }
-    let Some(info) = report.schema.and_then(registry::lookup) else { return };
+    let Some(info) = report.schema.and_then(|name| registry::lookup_in(catalogue.schemas, name)) else { return };
     for record in report.records.iter_mut().filter(|r| r.keyword_location.is_none()) {
         record.keyword_location = Some(schema::location_of(info, record.path.as_deref().unwrap_or("")));
     }
@@ -742,6 +824,22 @@ pub(crate) mod subject {
         Other,
     }
 
+    /// How the rule layers read a document of a schema with rules: which [`Subject`] it gives.
+    /// The generator lists every such schema with its reading (`READINGS`), from the same
+    /// knowledge that writes the root types' `Document` impls; a schema not listed has no rules
+    /// of its own (`Subject::Other`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Reading {
+        /// A v1.0.x handoff envelope.
+        Envelope10,
+        /// A v1.1.0 handoff envelope (skimmed from bytes).
+        Envelope11,
+        /// A standalone agent output (skimmed from bytes).
+        Agent,
+        /// A mission task graph.
+        TaskGraph,
+    }
+
     /// An agent output the rule layers judge: borrowed from a typed value, or read from a document.
     #[derive(Debug, Clone)]
     pub enum Held<'a> {
@@ -752,7 +850,7 @@ pub(crate) mod subject {
     }
 }
 
-pub(crate) use subject::{Held, Subject};
+pub(crate) use subject::{Held, Reading, Subject};
 
 impl std::ops::Deref for Held<'_> {
     type Target = dyn crate::AgentOutput;
@@ -765,40 +863,40 @@ impl std::ops::Deref for Held<'_> {
 }
 
 impl<'a> Subject<'a> {
-    /// The same, from JSON bytes: the v1.1.0 envelope and the agent outputs are skimmed, the
-    /// others read.
-    fn from_bytes(info: &SchemaInfo, bytes: &'a [u8]) -> Option<Self> {
-        match info.path {
-            "session_context/v1.1.0.json" => Facts::of_envelope(bytes, agent_rules::read_whole).map(Self::Skimmed),
-            "session_context/v1.0.0.json" | "mission/mission_task_graph.json" => Subject::read(info, bytes),
-            _ => {
+    /// The subject of a document of `info`'s schema in JSON bytes, read as `reading` says: the
+    /// v1.1.0 envelope and the agent outputs are skimmed, the others read; `None` when the bytes
+    /// do not read clean (the complete path then judges them).
+    fn from_bytes(reading: Reading, info: &SchemaInfo, bytes: &'a [u8]) -> Option<Self> {
+        match reading {
+            Reading::Envelope11 => Facts::of_envelope(bytes, agent_rules::read_whole).map(Self::Skimmed),
+            Reading::Agent => {
                 // An agent output is judged as the agent its schema names (its type checks the
                 // document's own agent_id).
                 let reader = crate::agent::AgentReader::find(info.agent_id.as_deref()?)?;
                 let mut cx = crate::__private::skim::Cx::for_rules(agent_rules::read_whole);
                 (reader.skim)(reader.info.id, bytes, &mut cx).then_some(Self::Skimmed(cx.facts))
             }
+            Reading::Envelope10 | Reading::TaskGraph => Subject::read(reading, info, bytes),
         }
     }
 }
 
 impl Subject<'static> {
-    /// The typed value of a schema-valid document whose schema has rules (envelopes, agent
-    /// outputs, the task graph), read from a parsed document; `None` when the schema has no typed
-    /// rules or the document breaks it.
-    fn from_value(info: &SchemaInfo, value: &Value) -> Option<Self> {
-        Self::read(info, value)
+    /// The typed value of a schema-valid parsed document, read as `reading` says; `None` when
+    /// the document breaks its schema.
+    fn from_value(reading: Reading, info: &SchemaInfo, value: &Value) -> Option<Self> {
+        Self::read(reading, info, value)
     }
 
-    fn read(info: &SchemaInfo, source: impl Source) -> Option<Self> {
+    fn read(reading: Reading, info: &SchemaInfo, source: impl Source) -> Option<Self> {
         fn valid<T: garde::Validate<Context = ()>>(typed: T) -> Option<T> {
             typed.validate().ok().map(|()| typed)
         }
-        match info.path {
-            "session_context/v1.0.0.json" => valid(source.read()?).map(|v| Self::Envelope10(Cow::Owned(v))),
-            "session_context/v1.1.0.json" => valid(source.read()?).map(|v| Self::Envelope11(Cow::Owned(v))),
-            "mission/mission_task_graph.json" => valid(source.read()?).map(|v| Self::TaskGraph(Cow::Owned(v))),
-            _ => {
+        match reading {
+            Reading::Envelope10 => valid(source.read()?).map(|v| Self::Envelope10(Cow::Owned(v))),
+            Reading::Envelope11 => valid(source.read()?).map(|v| Self::Envelope11(Cow::Owned(v))),
+            Reading::TaskGraph => valid(source.read()?).map(|v| Self::TaskGraph(Cow::Owned(v))),
+            Reading::Agent => {
                 // An agent output is read as the agent its schema names.
                 let reader = crate::agent::AgentReader::find(info.agent_id.as_deref()?)?;
                 source.agent(reader).map(|output| Self::Agent(Held::Owned(output.into())))

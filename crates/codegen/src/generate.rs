@@ -58,6 +58,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
         crate::agents::outputs(plan).into_iter().map(|(_, _, def)| def.flat.as_str()).collect();
     let dispatches = plan.types.iter().filter_map(|def| dispatch(def, &agent_types));
     let documents = documents(plan);
+    let readings = readings(plan);
     let contracts = contracts(plan, &emitted);
     let entries = plan.types.iter().map(|def| {
         let ident = format_ident!("{}", def.flat);
@@ -99,6 +100,7 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
             #(#aliases)*
             #(#dispatches)*
             #(#documents)*
+            #readings
             #(#contracts)*
             #(#agents)*
 
@@ -222,21 +224,17 @@ fn contracts(plan: &Plan, emitted: &[String]) -> Vec<TokenStream> {
 }
 
 fn documents(plan: &Plan) -> Vec<TokenStream> {
-    let agents: Vec<&str> = crate::agents::outputs(plan).into_iter().map(|(_, _, def)| def.flat.as_str()).collect();
-    plan.types
-        .iter()
-        .filter(|def| def.pointer.is_empty() && def.validates && matches!(def.kind, Kind::Struct))
+    let agents = agent_flat_names(plan);
+    roots(plan)
         .map(|def| {
             let ident = format_ident!("{}", def.flat);
             let path = &def.file;
-            let subject = match def.file.as_str() {
-                "session_context/v1.0.0.json" => quote!(Envelope10(::std::borrow::Cow::Borrowed(self))),
-                "session_context/v1.1.0.json" => quote!(Envelope11(::std::borrow::Cow::Borrowed(self))),
-                "mission/mission_task_graph.json" => quote!(TaskGraph(::std::borrow::Cow::Borrowed(self))),
-                _ if agents.contains(&def.flat.as_str()) => {
-                    quote!(Agent(::jerry_contracts::__validation::Held::Borrowed(self)))
-                }
-                _ => quote!(Other),
+            let subject = match reading(def, &agents) {
+                Some("Envelope10") => quote!(Envelope10(::std::borrow::Cow::Borrowed(self))),
+                Some("Envelope11") => quote!(Envelope11(::std::borrow::Cow::Borrowed(self))),
+                Some("TaskGraph") => quote!(TaskGraph(::std::borrow::Cow::Borrowed(self))),
+                Some(_) => quote!(Agent(::jerry_contracts::__validation::Held::Borrowed(self))),
+                None => quote!(Other),
             };
             quote! {
                 impl ::jerry_contracts::validation::Document for #ident {
@@ -250,6 +248,44 @@ fn documents(plan: &Plan) -> Vec<TokenStream> {
             }
         })
         .collect()
+}
+
+/// `READINGS`: every root schema with rules and how the rule layers read its documents, the
+/// validator's route by schema (`validation::Reading`), from the same knowledge as the
+/// `Document` impls.
+fn readings(plan: &Plan) -> TokenStream {
+    let agents = agent_flat_names(plan);
+    let rows = roots(plan).filter_map(|def| {
+        let reading = format_ident!("{}", reading(def, &agents)?);
+        let path = &def.file;
+        Some(quote!((#path, ::jerry_contracts::__validation::Reading::#reading),))
+    });
+    quote! {
+        /// Every schema with rules of its own and how the rule layers read its documents.
+        pub static READINGS: &[(&str, ::jerry_contracts::__validation::Reading)] = &[#(#rows)*];
+    }
+}
+
+/// The generated root types a whole document is read as.
+fn roots(plan: &Plan) -> impl Iterator<Item = &TypeDef> {
+    plan.types.iter().filter(|def| def.pointer.is_empty() && def.validates && matches!(def.kind, Kind::Struct))
+}
+
+fn agent_flat_names(plan: &Plan) -> Vec<&str> {
+    crate::agents::outputs(plan).into_iter().map(|(_, _, def)| def.flat.as_str()).collect()
+}
+
+/// How the rule layers read a document of a root schema (a `validation::Reading` variant), or
+/// `None` for a schema with no rules of its own. The envelopes and the task graph are named by
+/// their files, the one place the generator knows them; the agents by their outputs.
+fn reading(def: &TypeDef, agents: &[&str]) -> Option<&'static str> {
+    match def.file.as_str() {
+        "session_context/v1.0.0.json" => Some("Envelope10"),
+        "session_context/v1.1.0.json" => Some("Envelope11"),
+        "mission/mission_task_graph.json" => Some("TaskGraph"),
+        _ if agents.contains(&def.flat.as_str()) => Some("Agent"),
+        _ => None,
+    }
 }
 
 /// `agent_types`: the flat names of the agent outputs (the branches that hold one implement
