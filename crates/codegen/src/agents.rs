@@ -1,52 +1,30 @@
-//! Agent knowledge, generated: `jerry_contracts::AgentOutput` for every agent output (a schema
-//! under `schemas/agents/<family>/` whose root has a constant `agent_id`), the table of agents
-//! (`AGENTS`) and the crate's readers of a standalone output (`AGENT_READERS`). The rule layers
-//! read agents only through these, so adding an agent is adding its schema.
+//! Agent knowledge, rendered in Rust from the model's agent facts ([`crate::model::AgentFacts`]):
+//! `jerry_contracts::AgentOutput` for every agent output, the table of agents (`AGENTS`) and the
+//! crate's readers of a standalone output (`AGENT_READERS`). The rule layers read agents only
+//! through these, so adding an agent is adding its schema.
 //!
-//! What each impl reads is found in the generated types themselves: the `confidence`,
-//! `artifacts` and `disclaimer_included` fields, and every path from the output's root to a
-//! requirement id (`common/types.json#/definitions/requirement_id`) through fields, lists,
-//! options, boxes and newtypes. A requirement id the walk cannot reach (inside a map or an
-//! enum) fails the generation, naming the schema: no id is left out of the reference rules.
+//! The model says which agents there are, their families, and every place an output holds a
+//! requirement id; this renderer follows each place through the generated Rust types (fields,
+//! lists, options, boxes and newtypes) to the code that visits it, and reads the `confidence`,
+//! `artifacts` and `disclaimer_included` fields as the types hold them. A place the Rust types
+//! do not lead to fails the generation, naming the schema: no id is left out of the rules.
 
 use std::collections::HashMap;
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{format_ident, quote};
-use serde_json::Value;
 use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 
 use crate::corpus::Problem;
+use crate::model::{
+    ARTIFACT, AgentFacts, CONFIDENCE, DISCLAIMER_FAMILY, FAMILY, IdPlace, IdRole, REQUIREMENT_ID, Step,
+};
 use crate::naming::pascal;
-use crate::plan::{Kind, Plan, TypeDef};
-
-/// Where the types the trait returns are defined.
-const CONFIDENCE: (&str, &str) = ("common/types.json", "/definitions/confidence_score");
-const ARTIFACT: (&str, &str) = ("common/types.json", "/definitions/artifact_reference");
-const REQUIREMENT_ID: (&str, &str) = ("common/types.json", "/definitions/requirement_id");
-const FAMILY: (&str, &str) = ("session_context/v1.0.0.json", "/definitions/agent_family");
-
-/// The family whose outputs must carry the disclaimer (P-043; seed 000:2432, "`disclaimer_included:
-/// true` for nse-* agents").
-const DISCLAIMER_FAMILY: &str = "nse";
-
-/// The agent outputs of `plan`: `(agent_id, family directory, type)`, in plan order.
-pub fn outputs(plan: &Plan) -> Vec<(&str, &str, &TypeDef)> {
-    plan.types
-        .iter()
-        .filter(|def| def.pointer.is_empty() && def.kind == Kind::Struct)
-        .filter_map(|def| {
-            let id = def.source.pointer("/properties/agent_id/const").and_then(Value::as_str)?;
-            let family = def.file.strip_prefix("agents/")?.split_once('/')?.0;
-            Some((id, family, def))
-        })
-        .collect()
-}
+use crate::plan::Plan;
 
 /// The impls, the `AGENTS` table and the `AGENT_READERS` table.
-pub fn items(file: &syn::File, plan: &Plan) -> Result<Vec<TokenStream>, Vec<Problem>> {
-    let outputs = outputs(plan);
-    if outputs.is_empty() {
+pub fn items(file: &syn::File, plan: &Plan, agents: &[AgentFacts]) -> Result<Vec<TokenStream>, Vec<Problem>> {
+    if agents.is_empty() {
         // A corpus without agents (the conformance suite) has no agent knowledge.
         return Ok(Vec::new());
     }
@@ -61,40 +39,28 @@ pub fn items(file: &syn::File, plan: &Plan) -> Result<Vec<TokenStream>, Vec<Prob
             (Ok(a), Ok(b), Ok(c), Ok(d)) => (a, b, c, d),
             (a, b, c, d) => return Err([a.err(), b.err(), c.err(), d.err()].into_iter().flatten().collect()),
         };
-    let families: Vec<String> = plan
-        .at(FAMILY.0, FAMILY.1)
-        .and_then(|def| def.source.get("enum"))
-        .and_then(Value::as_array)
-        .map(|values| values.iter().filter_map(Value::as_str).map(str::to_owned).collect())
-        .unwrap_or_default();
-    let walker = Walker::new(file, &requirement_id);
+    let shapes = Shapes::new(file, &requirement_id);
     let (confidence_ident, artifact_ident) = (format_ident!("{confidence}"), format_ident!("{artifact}"));
     let family_ident = format_ident!("{}", family_type);
     let mut out = Vec::new();
     let mut infos = Vec::new();
     let mut readers = Vec::new();
-    for (index, (id, family, def)) in outputs.into_iter().enumerate() {
-        let problem = |message: String| Problem::new(&def.file, "", message);
-        if !families.iter().any(|f| f == family) {
-            problems.push(problem(format!(
-                "agent {id}: its directory `agents/{family}/` names no agent family ({})",
-                families.join(", ")
-            )));
-            continue;
-        }
-        let Some(item) = walker.structs.get(def.flat.as_str()) else {
-            problems.push(problem(format!("agent {id}: no struct {} was generated", def.flat)));
+    for (index, facts) in agents.iter().enumerate() {
+        let (id, family) = (&facts.agent_id, &facts.family);
+        let problem = |message: String| Problem::new(&facts.file, "", message);
+        let Some(item) = shapes.structs.get(facts.flat.as_str()) else {
+            problems.push(problem(format!("agent {id}: no struct {} was generated", facts.flat)));
             continue;
         };
         let field = |name: &str| named_fields(item).find(|(field, _)| field == name).map(|(_, f)| f);
-        let ident = format_ident!("{}", def.flat);
+        let ident = format_ident!("{}", facts.flat);
         let confidence_body = match field("confidence").map(|f| shape(&f.ty, &confidence)) {
             None => quote!(::std::option::Option::None),
             Some(Some(Shape::Plain)) => quote!(::std::option::Option::Some(&self.confidence)),
             Some(Some(Shape::Optional)) => quote!(self.confidence.as_ref()),
             Some(_) => {
                 problems.push(Problem::new(
-                    &def.file,
+                    &facts.file,
                     "/properties/confidence",
                     "confidence is not a confidence_score",
                 ));
@@ -107,14 +73,14 @@ pub fn items(file: &syn::File, plan: &Plan) -> Result<Vec<TokenStream>, Vec<Prob
             Some(Some(Shape::Optional)) => quote!(self.artifacts.as_deref()),
             Some(_) => {
                 problems.push(Problem::new(
-                    &def.file,
+                    &facts.file,
                     "/properties/artifacts",
                     "artifacts is not a list of artifact_reference",
                 ));
                 continue;
             }
         };
-        let disclaimer_required = family == DISCLAIMER_FAMILY;
+        let disclaimer_required = facts.disclaimer_required;
         let disclaimer_body = match field("disclaimer_included") {
             Some(f) if option_of(&f.ty).is_some() => quote!(self.disclaimer_included.is_some()),
             Some(_) => quote!(true),
@@ -127,16 +93,17 @@ pub fn items(file: &syn::File, plan: &Plan) -> Result<Vec<TokenStream>, Vec<Prob
             }
             None => quote!(false),
         };
-        let mut visits = Vec::new();
-        walker.roles.set((false, false));
         let root: Type = syn::parse_quote!(#ident);
-        if let Err(message) = walker.walk(&root, quote!(self), &mut Vec::new(), &mut visits, 0) {
-            problems.push(problem(format!("agent {id}: {message}")));
-            continue;
+        let mut visits = Vec::new();
+        for place in &facts.requirement_ids {
+            let mut pointer = Vec::new();
+            if let Err(message) = shapes.visit(&root, quote!(self), place, 0, &mut pointer, &mut visits, 0) {
+                problems.push(problem(format!("agent {id}: {message}")));
+            }
         }
-        let (defines, references) = walker.roles.get();
+        let (defines, references) = (facts.defines_requirements(), facts.references_requirements());
         let family_variant = format_ident!("{}", pascal(family));
-        let schema = &def.file;
+        let schema = &facts.file;
         infos.push(quote! {
             ::jerry_contracts::AgentInfo {
                 id: #id,
@@ -282,180 +249,138 @@ fn renamed(tokens: TokenStream) -> Option<String> {
     None
 }
 
-/// One step of a pointer to a visited id: a member name or a list index (the loop variable).
-enum Step {
+/// One part of the pointer of a visited id: a member name, or a list index (its loop variable).
+enum Part {
     Member(String),
     Index(syn::Ident),
 }
 
-/// The walk from an output's root to its requirement ids, over the generated items.
-struct Walker<'a> {
+/// The generated structs, by name: the Rust shapes the visits follow.
+struct Shapes<'a> {
     structs: HashMap<String, &'a syn::ItemStruct>,
-    enums: HashMap<String, &'a syn::ItemEnum>,
+    /// Flat name of the requirement id type.
     target: &'a str,
-    /// Whether the walk so far met an id the output defines, and one it refers to.
-    roles: std::cell::Cell<(bool, bool)>,
 }
 
-/// Deeper than any path in the corpus; a cycle of types ends the walk with a problem.
-const MAX_STEPS: usize = 32;
+/// Deeper than any path in the corpus.
+const MAX_DEPTH: usize = 64;
 
-impl<'a> Walker<'a> {
+impl<'a> Shapes<'a> {
     fn new(file: &'a syn::File, target: &'a str) -> Self {
-        let mut structs = HashMap::new();
-        let mut enums = HashMap::new();
-        for item in &file.items {
-            match item {
-                Item::Struct(s) => {
-                    structs.insert(s.ident.to_string(), s);
-                }
-                Item::Enum(e) => {
-                    enums.insert(e.ident.to_string(), e);
-                }
-                _ => {}
-            }
-        }
-        Self { structs, enums, target, roles: std::cell::Cell::new((false, false)) }
+        let structs = file
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                Item::Struct(s) => Some((s.ident.to_string(), s)),
+                _ => None,
+            })
+            .collect();
+        Self { structs, target }
     }
 
-    /// Whether a value of `ty` can hold the target type.
-    fn reaches(&self, ty: &Type, depth: usize) -> bool {
-        let Type::Path(path) = ty else { return false };
-        let Some(segment) = path.path.segments.last() else { return false };
-        if depth > MAX_STEPS {
-            return false;
+    /// The one field of a newtype struct named by `ty`.
+    fn newtype_field(&self, ty: &Type) -> Option<&'a Type> {
+        let (name, None) = last_segment(ty)? else { return None };
+        match &self.structs.get(&name)?.fields {
+            Fields::Unnamed(fields) if fields.unnamed.len() == 1 => fields.unnamed.first().map(|f| &f.ty),
+            _ => None,
         }
-        if let PathArguments::AngleBracketed(args) = &segment.arguments {
-            return args.args.iter().any(|arg| matches!(arg, GenericArgument::Type(t) if self.reaches(t, depth + 1)));
-        }
-        let name = segment.ident.to_string();
-        if name == self.target {
-            return true;
-        }
-        if let Some(item) = self.structs.get(&name) {
-            return item.fields.iter().any(|f| self.reaches(&f.ty, depth + 1));
-        }
-        if let Some(item) = self.enums.get(&name) {
-            return item.variants.iter().any(|v| v.fields.iter().any(|f| self.reaches(&f.ty, depth + 1)));
-        }
-        false
     }
 
-    /// Emits into `out` the visits of every target value inside `access` (an expression of type
-    /// `&ty`), at the pointer `steps`.
-    fn walk(
+    /// Emits into `out` the visit of the ids at `place`, from `place.steps[at]` on, inside
+    /// `access` (an expression of type `&ty`) at the pointer `pointer`.
+    #[allow(clippy::too_many_arguments)]
+    fn visit(
         &self,
         ty: &Type,
         access: TokenStream,
-        steps: &mut Vec<Step>,
+        place: &IdPlace,
+        at: usize,
+        pointer: &mut Vec<Part>,
         out: &mut Vec<TokenStream>,
         depth: usize,
     ) -> Result<(), String> {
-        if depth > MAX_STEPS {
-            return Err("the types holding requirement ids nest too deep (a cycle?)".to_owned());
+        let shown = || crate::model::pointer_text(&place.steps[..at]);
+        if depth > MAX_DEPTH {
+            return Err(format!("the Rust types at {} nest too deep", shown()));
         }
-        let here = pointer_text(steps);
-        // A type that is not a path (a tuple, a reference) holds no generated type.
-        let Some((name, argument)) = last_segment(ty) else { return Ok(()) };
-        if name == self.target && argument.is_none() {
-            let (defines, references) = self.roles.get();
-            let role = match steps.as_slice() {
-                [.., Step::Index(_), Step::Member(member)] if member == "id" => {
-                    self.roles.set((true, references));
-                    quote!(Defines)
-                }
-                _ => {
-                    self.roles.set((defines, true));
-                    quote!(References)
-                }
-            };
-            let (format, indices) = pointer_format(steps);
-            out.push(quote! {
-                visit(::jerry_contracts::IdUse {
-                    role: ::jerry_contracts::IdRole::#role,
-                    id: (#access).as_str(),
-                    pointer: &|| ::std::format!(#format, #(#indices),*),
-                });
-            });
-            return Ok(());
-        }
+        let Some((name, argument)) = last_segment(ty) else {
+            return Err(format!("the Rust type at {} is not a path", shown()));
+        };
         match (name.as_str(), argument) {
             ("Option", Some(inner)) => {
                 let var = format_ident!("__v{depth}");
                 let mut body = Vec::new();
-                self.walk(inner, quote!(#var), steps, &mut body, depth + 1)?;
-                if !body.is_empty() {
-                    out.push(quote!(if let ::std::option::Option::Some(#var) = #access { #(#body)* }));
-                }
+                self.visit(inner, quote!(#var), place, at, pointer, &mut body, depth + 1)?;
+                out.push(quote!(if let ::std::option::Option::Some(#var) = #access { #(#body)* }));
+                return Ok(());
+            }
+            ("Box", Some(inner)) => return self.visit(inner, quote!(&**#access), place, at, pointer, out, depth + 1),
+            _ => {}
+        }
+        match place.steps.get(at) {
+            None if name == self.target && argument.is_none() => {
+                let role = match place.role {
+                    IdRole::Defines => quote!(Defines),
+                    IdRole::References => quote!(References),
+                };
+                let (format, indices) = pointer_format(pointer);
+                out.push(quote! {
+                    visit(::jerry_contracts::IdUse {
+                        role: ::jerry_contracts::IdRole::#role,
+                        id: (#access).as_str(),
+                        pointer: &|| ::std::format!(#format, #(#indices),*),
+                    });
+                });
                 Ok(())
             }
-            ("Box", Some(inner)) => self.walk(inner, quote!(&**#access), steps, out, depth + 1),
-            ("Vec", Some(inner)) => {
+            Some(Step::Each) if name == "Vec" => {
+                let inner = argument.ok_or_else(|| format!("a list without its item type at {}", shown()))?;
                 let (var, index) = (format_ident!("__v{depth}"), format_ident!("__i{depth}"));
-                steps.push(Step::Index(index.clone()));
+                pointer.push(Part::Index(index.clone()));
                 let mut body = Vec::new();
-                let walked = self.walk(inner, quote!(#var), steps, &mut body, depth + 1);
-                steps.pop();
-                walked?;
-                if !body.is_empty() {
-                    out.push(quote!(for (#index, #var) in (#access).iter().enumerate() { #(#body)* }));
-                }
+                let visited = self.visit(inner, quote!(#var), place, at + 1, pointer, &mut body, depth + 1);
+                pointer.pop();
+                visited?;
+                out.push(quote!(for (#index, #var) in (#access).iter().enumerate() { #(#body)* }));
                 Ok(())
             }
-            _ if !self.reaches(ty, 0) => Ok(()),
-            _ => match self.structs.get(&name).map(|item| &item.fields) {
-                Some(Fields::Named(_)) => {
-                    let item = self.structs.get(&name).copied().ok_or_else(|| here.clone())?;
-                    for (member, field) in named_fields(item) {
-                        if !self.reaches(&field.ty, 0) {
-                            continue;
-                        }
-                        let ident = field.ident.as_ref().ok_or_else(|| here.clone())?;
-                        steps.push(Step::Member(member));
-                        let walked = self.walk(&field.ty, quote!(&(#access).#ident), steps, out, depth + 1);
-                        steps.pop();
-                        walked?;
-                    }
-                    Ok(())
-                }
-                Some(Fields::Unnamed(fields)) if fields.unnamed.len() == 1 => {
-                    let inner = fields.unnamed.first().map(|f| &f.ty).ok_or_else(|| here.clone())?;
-                    self.walk(inner, quote!(&(#access).0), steps, out, depth + 1)
-                }
-                _ => Err(format!(
-                    "requirement ids at {} sit inside `{name}`, which the agent-knowledge walk cannot enter \
-                     (a map or an enum); the reference rules would miss them",
-                    here
+            Some(Step::Member(member))
+                if self.structs.get(&name).is_some_and(|s| matches!(s.fields, Fields::Named(_))) =>
+            {
+                let item = self.structs.get(&name).copied().ok_or_else(shown)?;
+                let Some((_, field)) = named_fields(item).find(|(json, _)| json == member) else {
+                    return Err(format!("{name} has no field for the member {member:?} at {}", shown()));
+                };
+                let ident = field.ident.as_ref().ok_or_else(shown)?;
+                pointer.push(Part::Member(member.clone()));
+                let visited = self.visit(&field.ty, quote!(&(#access).#ident), place, at + 1, pointer, out, depth + 1);
+                pointer.pop();
+                visited
+            }
+            _ => match self.newtype_field(ty) {
+                Some(inner) => self.visit(inner, quote!(&(#access).0), place, at, pointer, out, depth + 1),
+                None => Err(format!(
+                    "requirement ids at {} sit inside `{name}`, which the agent-knowledge walk cannot enter; the \
+                     reference rules would miss them",
+                    crate::model::pointer_text(&place.steps)
                 )),
             },
         }
     }
 }
 
-/// The pointer of `steps` as text, indices shown as `*`.
-fn pointer_text(steps: &[Step]) -> String {
-    let mut text = String::new();
-    for step in steps {
-        text.push('/');
-        match step {
-            Step::Member(member) => text.push_str(&jerry_contracts_pointer::escape(member)),
-            Step::Index(_) => text.push('*'),
-        }
-    }
-    if text.is_empty() { "the output's root".to_owned() } else { text }
-}
-
-/// A `format!` string for the pointer of `steps`, and the index variables it takes.
-fn pointer_format(steps: &[Step]) -> (String, Vec<syn::Ident>) {
+/// A `format!` string for `pointer`, and the index variables it takes.
+fn pointer_format(pointer: &[Part]) -> (String, Vec<syn::Ident>) {
     let mut format = String::new();
     let mut indices = Vec::new();
-    for step in steps {
+    for part in pointer {
         format.push('/');
-        match step {
-            Step::Member(member) => {
+        match part {
+            Part::Member(member) => {
                 format.push_str(&jerry_contracts_pointer::escape(member).replace('{', "{{").replace('}', "}}"))
             }
-            Step::Index(index) => {
+            Part::Index(index) => {
                 format.push_str("{}");
                 indices.push(index.clone());
             }

@@ -11,20 +11,21 @@ use typify::{CrateVers, TypeSpace, TypeSpaceSettings};
 
 use crate::attributes;
 use crate::corpus::Problem;
+use crate::model::Model;
 use crate::naming::pascal;
 use crate::plan::{FLAT_MODULE, Kind, Plan, TypeDef};
 
 /// Generates the complete source file for `plan`.
-pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
+pub fn source(plan: &Plan, model: &Model) -> Result<String, Vec<Problem>> {
     let mut file = shapes(plan)?;
     attributes::apply(&mut file, plan)?;
     crate::newtypes::apply(&mut file, plan)?;
     crate::constructors::apply(&mut file, plan)?;
     crate::enums::apply(&mut file, plan)?;
-    crate::skim::apply(&mut file, plan)?;
+    crate::skim::apply(&mut file, plan, model)?;
     crate::serde_impls::apply(&mut file, plan)?;
     crate::poke::apply(&mut file);
-    let agents = crate::agents::items(&file, plan)?;
+    let agents = crate::agents::items(&file, plan, &model.agents)?;
     let emitted: Vec<String> = file.items.iter().filter_map(item_name).collect();
     let mut aliases = Vec::new();
     for def in plan.types.iter().filter(|d| !emitted.contains(&d.flat) && !matches!(d.kind, Kind::Dispatch { .. })) {
@@ -54,11 +55,10 @@ pub fn source(plan: &Plan) -> Result<String, Vec<Problem>> {
                 ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(#literal));
         }
     });
-    let agent_types: Vec<&str> =
-        crate::agents::outputs(plan).into_iter().map(|(_, _, def)| def.flat.as_str()).collect();
+    let agent_types = agent_flat_names(model);
     let dispatches = plan.types.iter().filter_map(|def| dispatch(def, &agent_types));
-    let documents = documents(plan);
-    let readings = readings(plan);
+    let documents = documents(plan, model);
+    let readings = readings(plan, model);
     let contracts = contracts(plan, &emitted);
     let entries = plan.types.iter().map(|def| {
         let ident = format_ident!("{}", def.flat);
@@ -223,8 +223,8 @@ fn contracts(plan: &Plan, emitted: &[String]) -> Vec<TokenStream> {
         .collect()
 }
 
-fn documents(plan: &Plan) -> Vec<TokenStream> {
-    let agents = agent_flat_names(plan);
+fn documents(plan: &Plan, model: &Model) -> Vec<TokenStream> {
+    let agents = agent_flat_names(model);
     roots(plan)
         .map(|def| {
             let ident = format_ident!("{}", def.flat);
@@ -253,8 +253,8 @@ fn documents(plan: &Plan) -> Vec<TokenStream> {
 /// `READINGS`: every root schema with rules and how the rule layers read its documents, the
 /// validator's route by schema (`validation::Reading`), from the same knowledge as the
 /// `Document` impls.
-fn readings(plan: &Plan) -> TokenStream {
-    let agents = agent_flat_names(plan);
+fn readings(plan: &Plan, model: &Model) -> TokenStream {
+    let agents = agent_flat_names(model);
     let rows = roots(plan).filter_map(|def| {
         let reading = format_ident!("{}", reading(def, &agents)?);
         let path = &def.file;
@@ -271,8 +271,8 @@ fn roots(plan: &Plan) -> impl Iterator<Item = &TypeDef> {
     plan.types.iter().filter(|def| def.pointer.is_empty() && def.validates && matches!(def.kind, Kind::Struct))
 }
 
-fn agent_flat_names(plan: &Plan) -> Vec<&str> {
-    crate::agents::outputs(plan).into_iter().map(|(_, _, def)| def.flat.as_str()).collect()
+fn agent_flat_names(model: &Model) -> Vec<&str> {
+    model.agents.iter().map(|agent| agent.flat.as_str()).collect()
 }
 
 /// How the rule layers read a document of a root schema (a `validation::Reading` variant), or

@@ -57,8 +57,8 @@ pub enum CodegenError {
 pub fn generate(schemas: &Path) -> Result<String, CodegenError> {
     let (corpus, plan) = load_plan(schemas)?;
     // The model reads every type; a shape it cannot carry fails the build here too.
-    model::Model::new(&corpus, &plan).map_err(CodegenError::Schemas)?;
-    let mut source = generate::source(&plan).map_err(CodegenError::Schemas)?;
+    let model = model::Model::new(&corpus, &plan).map_err(CodegenError::Schemas)?;
+    let mut source = generate::source(&plan, &model).map_err(CodegenError::Schemas)?;
     source.push_str(&generate::embedded(&corpus, schemas));
     Ok(source)
 }

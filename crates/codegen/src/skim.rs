@@ -8,45 +8,26 @@
 //! - `#[skim(text)]`: a kept or captured field whose type is a string newtype, taken as text
 //!   where it lies in the input;
 //! - `#[skim(kept)]`: a captured field whose type, or item type, has a `Kept` view.
+//!
+//! Which members those are is the model's (`model::agents`: `ROOT_READS`, `OUTPUT_READS`,
+//! `KEEPS`), beside the agent facts the rules read.
 
 use quote::quote;
 use syn::{Attribute, Fields, Item, Type};
 
 use crate::attributes::{attr, option_inner};
 use crate::corpus::Problem;
+use crate::model::{KEEPS, Model, OUTPUT_READS, ROOT_READS};
 use crate::plan::Plan;
 
-/// The members the rule layers read, per schema root: read whole and handed to the context.
-const CAPTURES: &[(&str, &[&str])] = &[(
-    "session_context/v1.1.0.json",
-    &[
-        "schema_version",
-        "session_id",
-        "source_agent",
-        "target_agent",
-        "trace",
-        "payload_schema_ref",
-        "workflow_id",
-        "workflow_state",
-    ],
-)];
-
-/// The types the rules read a few fields of, and those fields: a captured member of one of these
-/// types is skimmed, and only these fields read whole (into a generated `<Type>Kept`).
-const KEEPS: &[(&str, &[&str])] = &[
-    ("AgentReference", &["id", "family"]),
-    ("Trace", &["depth", "span_id", "trace_id"]),
-    ("ConfidenceScore", &["overall", "reasoning"]),
-    ("ArtifactReference", &["path", "checksum", "size_bytes"]),
-    ("CheckedArtifactReference", &["path", "checksum", "size_bytes"]),
-];
-
-/// What every agent output hands to the context.
-const OUTPUT_CAPTURES: &[&str] = &["confidence", "artifacts", "disclaimer_included"];
-
 /// Adds the derive to every generated struct and enum, and the marks to the fields the rules read.
-pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
+pub fn apply(file: &mut syn::File, plan: &Plan, model: &Model) -> Result<(), Vec<Problem>> {
     let texts = string_newtypes(file);
+    // What the rule layers read (the model's agent facts): the types kept, by flat name.
+    let keeps: Vec<(&str, &[&str])> = KEEPS
+        .iter()
+        .filter_map(|((file, pointer), fields)| plan.at(file, pointer).map(|def| (def.flat.as_str(), *fields)))
+        .collect();
     let derive = attr("#[derive(::jerry_contracts::__private::Skim)]");
     let mut problems = Vec::new();
     for item in &mut file.items {
@@ -58,15 +39,15 @@ pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
                 let name = item.ident.to_string();
                 let def = plan.get(&name);
                 let captures: &[&str] = match def {
-                    Some(def) if def.pointer.is_empty() => CAPTURES
+                    Some(def) if def.pointer.is_empty() => ROOT_READS
                         .iter()
                         .find(|(file, _)| *file == def.file)
                         .map(|(_, names)| *names)
-                        .or_else(|| def.file.starts_with("agents/").then_some(OUTPUT_CAPTURES))
+                        .or_else(|| model.agents.iter().any(|agent| agent.flat == name).then_some(OUTPUT_READS))
                         .unwrap_or(&[]),
                     _ => &[],
                 };
-                let kept: &[&str] = KEEPS.iter().find(|(type_name, _)| *type_name == name).map_or(&[], |(_, f)| *f);
+                let kept: &[&str] = keeps.iter().find(|(type_name, _)| *type_name == name).map_or(&[], |(_, f)| *f);
                 let mut marked = 0;
                 for field in &mut fields.named {
                     let Some(json) = member_name(field) else { continue };
@@ -80,7 +61,7 @@ pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
                         marks.push(quote!(text));
                     }
                     let item_type = vec_item(value).unwrap_or(value);
-                    if capture && KEEPS.iter().any(|(type_name, _)| is_named(item_type, type_name)) {
+                    if capture && keeps.iter().any(|(type_name, _)| is_named(item_type, type_name)) {
                         marks.push(quote!(kept));
                     }
                     field.attrs.push(attr(&quote!(#[skim(#(#marks),*)]).to_string()));

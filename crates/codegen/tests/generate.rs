@@ -216,3 +216,43 @@ fn the_corpus_reads_as_written_by_hand() {
         }
     }
 }
+
+#[test]
+fn requirement_ids_in_a_map_fail_naming_the_agent() {
+    let err = generate_with("agents/nse/risk_output.json", |s| {
+        s["properties"]["owners_by_requirement"] = json!({
+            "type": "object",
+            "additionalProperties": {"$ref": "../../common/types.json#/definitions/requirement_id"}
+        });
+    })
+    .expect_err("ids in a map cannot be visited");
+    assert!(
+        err.contains("agents/nse/risk_output.json")
+            && err.contains("requirement ids at /owners_by_requirement sit inside a map or a union"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_model_places_every_requirement_id_of_an_agent() {
+    use jerry_contracts_codegen::model::{IdRole, Model, Step};
+    let corpus = jerry_contracts_codegen::Corpus::load(&corpus_dir()).unwrap();
+    let plan = jerry_contracts_codegen::plan::plan(&corpus).unwrap();
+    let model = Model::new(&corpus, &plan).unwrap();
+    let requirements = model.agents.iter().find(|a| a.agent_id == "nse-requirements").expect("nse-requirements");
+    assert_eq!(requirements.family, "nse");
+    assert!(requirements.disclaimer_required);
+    let defined: Vec<&[Step]> = requirements
+        .requirement_ids
+        .iter()
+        .filter(|place| place.role == IdRole::Defines)
+        .map(|place| place.steps.as_slice())
+        .collect();
+    assert_eq!(defined, [[Step::Member("requirements".into()), Step::Each, Step::Member("id".into())].as_slice()]);
+    assert!(!requirements.references_requirements(), "its ids are all definitions");
+    let verification = model.agents.iter().find(|a| a.agent_id == "nse-verification").expect("nse-verification");
+    assert!(verification.references_requirements() && !verification.defines_requirements());
+    let researcher = model.agents.iter().find(|a| a.agent_id == "ps-researcher").expect("ps-researcher");
+    assert!(!researcher.disclaimer_required && researcher.requirement_ids.is_empty());
+    assert_eq!(model.agents.len(), 16, "every agent output of the corpus");
+}

@@ -1,13 +1,20 @@
 //! The contract model: one typed reading of the corpus that every renderer works from. It
 //! holds the keywords the generator knows ([`Keyword`], the one table of them), every
 //! constraint of the corpus with its keyword, value, place, layer and source ([`Constraint`]),
-//! and every named type with its fields and type expressions ([`TypeModel`], [`Expr`]). The
-//! constraint table, the inventory and the Python types render from it.
+//! every named type with its fields and type expressions ([`TypeModel`], [`Expr`]), and the
+//! agent facts ([`AgentFacts`]: every agent output, its family, its requirement ids, and what
+//! the rule layers read). The constraint table, the inventory, the Python types, the Rust agent
+//! knowledge and the skim's reads render from it.
 
+mod agents;
 mod constraint;
 mod keyword;
 mod types;
 
+pub use agents::{
+    ARTIFACT, AgentFacts, CONFIDENCE, DISCLAIMER_FAMILY, FAMILY, IdPlace, IdRole, KEEPS, OUTPUT_READS, REQUIREMENT_ID,
+    ROOT_READS, Step, agents, pointer_text,
+};
 pub use constraint::{Constraint, Layer, Source, constraints};
 pub use keyword::{FORMATS, Keyword};
 pub use types::{AnyValue, Body, Expr, Field, TypeModel, types};
@@ -23,12 +30,16 @@ pub struct Model {
     pub constraints: Vec<Constraint>,
     /// Every named type of the plan, in the plan's order (by flat name).
     pub types: Vec<TypeModel>,
+    /// Every agent output, in the plan's order.
+    pub agents: Vec<AgentFacts>,
 }
 
 impl Model {
     /// Reads the model of `corpus` and its plan, or returns every problem found, each with its
     /// schema file and pointer.
     pub fn new(corpus: &Corpus, plan: &Plan) -> Result<Self, Vec<Problem>> {
-        Ok(Model { constraints: constraints(corpus), types: types(corpus, plan)? })
+        let types = types(corpus, plan)?;
+        let agents = agents(plan, &types)?;
+        Ok(Model { constraints: constraints(corpus), types, agents })
     }
 }
