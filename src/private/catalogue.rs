@@ -26,14 +26,19 @@ pub struct TypeEntry {
 #[cfg(feature = "testing")]
 pub type Transcoded = Box<dyn erased_serde::Serialize>;
 
-/// The functions behind a [`TypeEntry`]'s methods, filled in by generated code.
+/// The functions behind a [`TypeEntry`]'s methods, filled in by generated code. Only the typed
+/// check serves the validator (the schema layer of a document's root type); the rest are the
+/// tests' (`testing` feature), so a user's build does not instantiate every type's reads and
+/// writes for them.
 #[derive(Debug, Clone, Copy)]
 pub struct Hooks {
     /// The typed check.
     pub check: fn(&Value) -> Result<(), Vec<Violation>>,
     /// The round trip.
+    #[cfg(feature = "testing")]
     pub round_trip: fn(&Value) -> Result<Value, Violation>,
     /// The soundness probe.
+    #[cfg(feature = "testing")]
     pub written: fn(&Value) -> Result<Option<Value>, Violation>,
     /// The soundness probe with a change only Rust code can make.
     #[cfg(feature = "testing")]
@@ -42,10 +47,13 @@ pub struct Hooks {
     #[cfg(feature = "testing")]
     pub transcode: for<'de> fn(&mut dyn erased_serde::Deserializer<'de>) -> Result<Transcoded, erased_serde::Error>,
     /// The relay of JSON text.
+    #[cfg(feature = "testing")]
     pub relay: fn(&[u8]) -> Result<String, Violation>,
     /// The skim's verdict on JSON text ([`crate::__private::skim`]).
+    #[cfg(feature = "testing")]
     pub skim: fn(&[u8]) -> bool,
     /// The verdict the skim must equal: the typed read of JSON text, then `garde`.
+    #[cfg(feature = "testing")]
     pub read_valid: fn(&[u8]) -> bool,
     /// The derived schema.
     #[cfg(feature = "schemars")]
@@ -61,6 +69,7 @@ impl TypeEntry {
 
     /// Reads `value` as the type and writes it back: a document of the type's schema comes back
     /// unchanged (nothing given is lost).
+    #[cfg(feature = "testing")]
     pub fn round_trip(&self, value: &Value) -> Result<Value, Violation> {
         (self.hooks.round_trip)(value)
     }
@@ -68,6 +77,7 @@ impl TypeEntry {
     /// Reads `value` as the type and, when the typed value passes `validate()`, writes it back:
     /// `Ok(None)` when it does not validate. Whatever this writes must be a document the schema
     /// accepts (the soundness property, tests/properties.rs).
+    #[cfg(feature = "testing")]
     pub fn written(&self, value: &Value) -> Result<Option<Value>, Violation> {
         (self.hooks.written)(value)
     }
@@ -75,6 +85,7 @@ impl TypeEntry {
     /// Reads JSON text as the type and writes it back compactly: every member comes back with
     /// the same value, and every number with the same text (docs/design.md D-112). Declared
     /// members are written in the schema's order, then undeclared ones in their own order.
+    #[cfg(feature = "testing")]
     pub fn relay(&self, json: &[u8]) -> Result<String, Violation> {
         (self.hooks.relay)(json)
     }

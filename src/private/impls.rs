@@ -22,10 +22,15 @@ macro_rules! __type_entry {
         $check:ident, $written:ident, $poked:ident, $read_valid:ident) => {
         $crate::__private::typed::entry($schema, $pointer, $path, $crate::__private::typed::Hooks {
             check: $crate::__private::typed::$check::<$ty>,
+            #[cfg(feature = "testing")]
             round_trip: $crate::__private::typed::round_trip::<$ty>,
+            #[cfg(feature = "testing")]
             relay: $crate::__private::typed::relay::<$ty>,
+            #[cfg(feature = "testing")]
             skim: $crate::__private::typed::skimmed::<$ty>,
+            #[cfg(feature = "testing")]
             read_valid: $crate::__private::typed::$read_valid::<$ty>,
+            #[cfg(feature = "testing")]
             written: $crate::__private::typed::$written::<$ty>,
             #[cfg(feature = "testing")]
             poked: $crate::__private::typed::$poked::<$ty>,
