@@ -98,11 +98,13 @@ impl TypeEntry {
 }
 
 /// Every generated type, in flat-name order.
+#[cfg(feature = "testing")]
 pub fn entries() -> &'static [TypeEntry] {
     crate::generated::TYPES
 }
 
 /// The type generated for the schema at `pointer` in `schema` (a path under `schemas/`).
+#[cfg(feature = "testing")]
 pub fn find(schema: &str, pointer: &str) -> Option<&'static TypeEntry> {
     entries().iter().find(|e| e.schema == schema && e.pointer == pointer)
 }

@@ -5,7 +5,9 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-pub use super::catalogue::{Hooks, TypeEntry, entries, find, read_contract_slice, read_slice, read_value};
+pub use super::catalogue::{Hooks, TypeEntry, read_contract_slice, read_slice, read_value};
+#[cfg(feature = "testing")]
+pub use super::catalogue::{entries, find};
 pub use super::violation::{NESTED_PREFIX, NESTED_SUFFIX, Stage, Violation, nested, pointer_of};
 
 /// The catalogue entry of one generated type (what the generated `TYPES` holds).

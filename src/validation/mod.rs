@@ -782,7 +782,7 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Value, Report> {
 }
 
 fn schema_valid(catalogue: Catalogue, info: &'static SchemaInfo, value: &Value, report: &mut Report) -> bool {
-    let typed_ok = catalogue.root_type(info.path).is_some_and(|entry| entry.check(value).is_ok());
+    let typed_ok = catalogue.root(info.path).is_some_and(|root| (root.check)(value).is_ok());
     if typed_ok {
         return true;
     }
@@ -791,7 +791,7 @@ fn schema_valid(catalogue: Catalogue, info: &'static SchemaInfo, value: &Value, 
     if report.records.len() == before {
         // The interpreter and the types agree on every fixture; should they ever differ, the
         // stricter verdict stands and the type's own finding is reported.
-        if let Some(Err(violations)) = catalogue.root_type(info.path).map(|entry| entry.check(value)) {
+        if let Some(Err(violations)) = catalogue.root(info.path).map(|root| (root.check)(value)) {
             for violation in violations {
                 report.push(record(&codes::SCH_WRONG_TYPE, &violation.pointer, violation.message));
             }
@@ -825,7 +825,7 @@ pub(crate) mod subject {
     }
 
     /// How the rule layers read a document of a schema with rules: which [`Subject`] it gives.
-    /// The generator lists every such schema with its reading (`READINGS`), from the same
+    /// The generator gives every such schema its reading (`ROOTS`), from the same
     /// knowledge that writes the root types' `Document` impls; a schema not listed has no rules
     /// of its own (`Subject::Other`).
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -58,7 +58,7 @@ pub fn source(plan: &Plan, model: &Model) -> Result<String, Vec<Problem>> {
     let agent_types = agent_flat_names(model);
     let dispatches = plan.types.iter().filter_map(|def| dispatch(def, &agent_types));
     let documents = documents(plan, model);
-    let readings = readings(plan, model);
+    let roots = roots_table(plan, model);
     let contracts = contracts(plan, &emitted);
     let entries = plan.types.iter().map(|def| {
         let ident = format_ident!("{}", def.flat);
@@ -100,11 +100,12 @@ pub fn source(plan: &Plan, model: &Model) -> Result<String, Vec<Problem>> {
             #(#aliases)*
             #(#dispatches)*
             #(#documents)*
-            #readings
+            #roots
             #(#contracts)*
             #(#agents)*
 
-            /// Every generated type with the schema it comes from.
+            /// Every generated type with the schema it comes from (the tests' catalogue).
+            #[cfg(feature = "testing")]
             pub static TYPES: &[::jerry_contracts::__private::typed::TypeEntry] = &[#(#entries)*];
         }
         #modules
@@ -250,19 +251,39 @@ fn documents(plan: &Plan, model: &Model) -> Vec<TokenStream> {
         .collect()
 }
 
-/// `READINGS`: every root schema with rules and how the rule layers read its documents, the
-/// validator's route by schema (`validation::Reading`), from the same knowledge as the
-/// `Document` impls.
-fn readings(plan: &Plan, model: &Model) -> TokenStream {
+/// `ROOTS`: the root type of every schema file, with its typed check (the schema layer's
+/// verdict) and, for a schema with rules of its own, how the rule layers read its documents
+/// (`validation::Reading`), from the same knowledge as the `Document` impls: the validator's
+/// route by schema.
+fn roots_table(plan: &Plan, model: &Model) -> TokenStream {
     let agents = agent_flat_names(model);
-    let rows = roots(plan).filter_map(|def| {
-        let reading = format_ident!("{}", reading(def, &agents)?);
-        let path = &def.file;
-        Some(quote!((#path, ::jerry_contracts::__validation::Reading::#reading),))
-    });
+    let rows = plan
+        .types
+        .iter()
+        .filter(|def| def.pointer.is_empty() && !matches!(def.kind, Kind::Dispatch { .. }))
+        .map(|def| {
+            let ident = format_ident!("{}", def.flat);
+            let path = &def.file;
+            let check = if def.validates { format_ident!("check_validated") } else { format_ident!("check_shape") };
+            let reading = match roots(plan).any(|root| root.flat == def.flat).then(|| reading(def, &agents)).flatten() {
+                Some(reading) => {
+                    let reading = format_ident!("{reading}");
+                    quote!(::std::option::Option::Some(::jerry_contracts::__validation::Reading::#reading))
+                }
+                None => quote!(::std::option::Option::None),
+            };
+            quote! {
+                ::jerry_contracts::__validation::Root {
+                    path: #path,
+                    check: ::jerry_contracts::__private::typed::#check::<#ident>,
+                    reading: #reading,
+                },
+            }
+        });
     quote! {
-        /// Every schema with rules of its own and how the rule layers read its documents.
-        pub static READINGS: &[(&str, ::jerry_contracts::__validation::Reading)] = &[#(#rows)*];
+        /// The root type of every schema file: its typed check, and how the rule layers read its
+        /// documents when the schema has rules of its own.
+        pub static ROOTS: &[::jerry_contracts::__validation::Root] = &[#(#rows)*];
     }
 }
 

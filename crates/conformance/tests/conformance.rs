@@ -22,7 +22,7 @@ use jerry_contracts::__validation::{Catalogue, interpret_in, validate_as_in};
 use jerry_contracts::registry::SchemaInfo;
 use jerry_contracts::validation::{Validator, json_equal};
 use jerry_contracts_conformance::EMBEDDED_SCHEMAS;
-use jerry_contracts_conformance::generated::{READINGS, TYPES};
+use jerry_contracts_conformance::generated::{ROOTS, TYPES};
 use serde_json::{Value, json};
 
 /// The conformance corpus's schemas as a registry set, for the schema layer.
@@ -89,7 +89,7 @@ fn every_case_gets_the_suites_verdict_from_the_types_and_the_schema_layer() {
             if interpreted.is_empty() != valid {
                 failures.push(format!("{shown}: the schema layer says {interpreted:?}"));
             }
-            let catalogue = Catalogue { schemas: &SCHEMAS, types: TYPES, readings: READINGS };
+            let catalogue = Catalogue { schemas: &SCHEMAS, roots: ROOTS };
             let report = validate_as_in(&Validator::new(), catalogue, &path, data.to_string().as_bytes());
             if report.is_valid() != valid {
                 failures.push(format!("{shown}: validate_as reports {:?}", report.records));
