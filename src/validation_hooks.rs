@@ -20,7 +20,9 @@ pub fn schema_info(embedded: &crate::__private::EmbeddedSchema) -> Option<crate:
 /// `Contract` for a generated type (`checked`: it has `garde` rules; `shaped`: valid by
 /// construction), and its inherent `validate` and `validate_schema`: they need
 /// no import and always mean the gate, whatever other trait with a `validate` method is in scope
-/// (garde's, which carries the rules).
+/// (garde's, which carries the rules). The methods are `#[inline]`, so that each is compiled
+/// where it is called (a user's crate, for the types it validates), not for all 316 types in
+/// this crate's build.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __contract {
@@ -35,6 +37,7 @@ macro_rules! __contract {
             const SCHEMA: &'static str = $schema;
             const POINTER: &'static str = $pointer;
             const READS_EVERY_MEMBER: bool = true;
+            #[inline]
             fn constraint_violations(&self) -> ::std::vec::Vec<(::std::string::String, ::std::string::String)> {
                 let check: fn(&Self) -> ::std::vec::Vec<(::std::string::String, ::std::string::String)> = $check;
                 check(self)
@@ -44,11 +47,13 @@ macro_rules! __contract {
         impl $ty {
             /// The gate's report on the value written as JSON: every layer, default options
             /// ([`jerry_contracts::Validate::validate`]).
+            #[inline]
             pub fn validate(&self) -> $crate::validation::Report {
                 <Self as $crate::Validate>::validate(self)
             }
 
             /// The schema layer alone ([`jerry_contracts::Validate::validate_schema`]).
+            #[inline]
             pub fn validate_schema(&self) -> $crate::validation::Report {
                 <Self as $crate::Validate>::validate_schema(self)
             }
