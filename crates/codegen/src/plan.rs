@@ -10,13 +10,22 @@ use serde_json::{Map, Value, json};
 
 use crate::corpus::{Corpus, Problem};
 use crate::keywords;
+use crate::model::Keyword;
 use crate::naming::{self, module_of, pascal, singular, stem};
 
 /// The flat module all generated items live in; public modules re-export from it.
 pub const FLAT_MODULE: &str = "generated";
 
-/// Keywords that are constraints of a primitive, carried by garde on the field.
-const PRIMITIVE_CONSTRAINTS: &[&str] = &["pattern", "minLength", "maxLength", "minimum", "maximum"];
+/// Whether a schema node carries a value rule of a primitive (the keyword table's rules on
+/// strings and numbers: `pattern`, the lengths, the bounds, a URI `format`), carried by garde on
+/// the field.
+fn primitive_rule(map: &Map<String, Value>) -> bool {
+    map.iter().any(|(key, value)| {
+        Keyword::parse(key).is_some_and(|k| {
+            k.value_rule_on().iter().any(|t| ["string", "number", "integer"].contains(t)) && k.rule_in_force(value)
+        })
+    })
+}
 
 /// What a named type is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -244,7 +253,7 @@ impl Planner<'_> {
         }
         let (types, nullable) = self.types_of(file, pointer, map);
         if nullable && role != Role::Property {
-            let constrained = PRIMITIVE_CONSTRAINTS.iter().any(|k| map.contains_key(*k));
+            let constrained = primitive_rule(map);
             let primitive = types.len() == 1 && ["string", "number", "integer", "boolean"].contains(&types[0].as_str());
             if !primitive || constrained || map.contains_key("enum") || map.contains_key("format") {
                 return self.problem(
@@ -263,9 +272,7 @@ impl Planner<'_> {
         let is_struct = map.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty())
             && types.iter().any(|t| t == "object");
         self.object_keywords(file, pointer, map, &types);
-        let constrained_primitive = role != Role::Property
-            && (PRIMITIVE_CONSTRAINTS.iter().any(|k| map.contains_key(*k))
-                || map.get("format").and_then(Value::as_str).is_some_and(|f| f.starts_with("uri")));
+        let constrained_primitive = role != Role::Property && primitive_rule(map);
         let hoist = is_struct || map.contains_key("enum") || map.contains_key("const") || constrained_primitive;
         if hoist {
             let index = self.hoist(file, pointer, map, owner, property, role);
@@ -733,17 +740,15 @@ pub fn has_own_constraint(node: &Value) -> bool {
     let is = |name: &str| {
         map.get("type").is_some_and(|t| t == name || t.as_array().is_some_and(|list| list.iter().any(|v| v == name)))
     };
-    let any = |keys: &[&str]| keys.iter().any(|k| map.contains_key(*k));
-    let format = map.get("format").and_then(Value::as_str);
+    let format = map.get(Keyword::Format.as_str()).and_then(Value::as_str);
     if matches!(format, Some("date" | "date-time" | "uuid")) {
         // The format type enforces the format and the pattern a uuid may carry.
         return false;
     }
-    let string = is("string")
-        && (any(&["pattern", "minLength", "maxLength"]) || matches!(format, Some("uri" | "uri-reference")));
-    let number = (is("number") || is("integer")) && any(&["minimum", "maximum"]);
-    let array = is("array") && (any(&["minItems", "maxItems"]) || map.get("uniqueItems") == Some(&Value::Bool(true)));
-    string || number || array
+    // The keyword table's value rules, each on the JSON types it applies to.
+    map.iter().any(|(key, value)| {
+        Keyword::parse(key).is_some_and(|k| k.value_rule_on().iter().any(|t| is(t)) && k.rule_in_force(value))
+    })
 }
 
 fn references_any(lowered: &Value, names: &[String]) -> bool {

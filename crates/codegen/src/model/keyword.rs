@@ -65,6 +65,9 @@ struct Entry {
     dispatch_only: bool,
     /// Says something of the schema, not of the value (documentation, sources, conventions).
     annotation: bool,
+    /// The JSON types a value rule checked on the field (by garde) applies to; empty for any
+    /// other keyword. Draft-07 ignores the rule on a value of another type, and so do the types.
+    value_rule_on: &'static [&'static str],
 }
 
 const fn entry(keyword: Keyword, name: &'static str, carried: Option<&'static str>) -> Entry {
@@ -78,7 +81,17 @@ const fn entry(keyword: Keyword, name: &'static str, carried: Option<&'static st
         ref_sibling: false,
         dispatch_only: false,
         annotation: false,
+        value_rule_on: &[],
     }
+}
+
+const STRING: &[&str] = &["string"];
+const NUMBER: &[&str] = &["number", "integer"];
+const ARRAY: &[&str] = &["array"];
+
+/// A value rule: a cited assertion the types check on the value with garde.
+const fn rule(keyword: Keyword, name: &'static str, carried: &'static str, on: &'static [&'static str]) -> Entry {
+    Entry { value_rule_on: on, ..constraint(keyword, name, Some(carried), true, true) }
 }
 
 /// A cited constraint: `assertion` says whether the inventory lists it, `convention` whether
@@ -121,24 +134,23 @@ const TABLE: &[Entry] = &[
     entry(Keyword::Type, "type", Some("the Rust type; a type list with \"null\" makes the value nullable")),
     entry(Keyword::Properties, "properties", Some("struct fields")),
     constraint(Keyword::Required, "required", Some("non-optional fields"), false, true),
-    constraint(Keyword::Pattern, "pattern", Some("garde `pattern` with an ECMA-262 matcher"), true, true),
+    rule(Keyword::Pattern, "pattern", "garde `pattern` with an ECMA-262 matcher", STRING),
     constraint(Keyword::Enum, "enum", Some("a Rust enum (with null: a nullable field)"), true, true),
     constraint(Keyword::Const, "const", Some("a one-value type that only deserialises from the constant"), true, true),
-    constraint(Keyword::Minimum, "minimum", Some("garde `range(min)`"), true, true),
-    constraint(Keyword::Maximum, "maximum", Some("garde `range(max)`"), true, true),
+    rule(Keyword::Minimum, "minimum", "garde `range(min)`", NUMBER),
+    rule(Keyword::Maximum, "maximum", "garde `range(max)`", NUMBER),
     constraint(Keyword::ExclusiveMinimum, "exclusiveMinimum", None, false, false),
     constraint(Keyword::ExclusiveMaximum, "exclusiveMaximum", None, false, false),
-    constraint(Keyword::MinLength, "minLength", Some("garde `length(chars, min)`"), true, true),
-    constraint(Keyword::MaxLength, "maxLength", Some("garde `length(chars, max)`"), true, true),
-    constraint(Keyword::MinItems, "minItems", Some("garde `length(min)`"), true, true),
-    constraint(Keyword::MaxItems, "maxItems", Some("garde `length(max)`"), true, true),
-    constraint(Keyword::UniqueItems, "uniqueItems", Some("garde custom rule `__private::unique_items`"), true, true),
-    constraint(
+    rule(Keyword::MinLength, "minLength", "garde `length(chars, min)`", STRING),
+    rule(Keyword::MaxLength, "maxLength", "garde `length(chars, max)`", STRING),
+    rule(Keyword::MinItems, "minItems", "garde `length(min)`", ARRAY),
+    rule(Keyword::MaxItems, "maxItems", "garde `length(max)`", ARRAY),
+    rule(Keyword::UniqueItems, "uniqueItems", "garde custom rule `__private::unique_items`", ARRAY),
+    rule(
         Keyword::Format,
         "format",
-        Some("date, date-time, uuid: strict types in `formats`; uri and uri-reference: RFC 3986 garde custom rules"),
-        true,
-        true,
+        "date, date-time, uuid: strict types in `formats`; uri and uri-reference: RFC 3986 garde custom rules",
+        STRING,
     ),
     constraint(
         Keyword::AdditionalProperties,
@@ -238,6 +250,23 @@ impl Keyword {
     /// of annotations only accepts any value.
     pub fn is_annotation(self) -> bool {
         self.entry().annotation
+    }
+
+    /// The JSON types of the values it is a garde-checked rule on (`minLength`: strings); empty
+    /// for a keyword that is no value rule.
+    pub fn value_rule_on(self) -> &'static [&'static str] {
+        self.entry().value_rule_on
+    }
+
+    /// Whether `value`, given for this keyword, asks the types for a check on the value:
+    /// `uniqueItems` only when true, `format` only for the URI forms (the other formats are
+    /// types of their own, which check themselves).
+    pub fn rule_in_force(self, value: &serde_json::Value) -> bool {
+        match self {
+            Keyword::UniqueItems => value == &serde_json::Value::Bool(true),
+            Keyword::Format => value.as_str().is_some_and(|f| f == "uri" || f == "uri-reference"),
+            _ => !self.value_rule_on().is_empty(),
+        }
     }
 
     /// Whether it belongs to the agent-output dispatch shape only.
