@@ -31,6 +31,7 @@ use serde_json::Value;
 
 use crate::fixtures::{self, FixtureSet};
 use jerry_contracts_codegen::corpus::{Corpus, CorpusError, Problem, Schema, relative_path};
+use jerry_contracts_codegen::model::Keyword;
 use jerry_contracts_codegen::plan::{self, Plan, TypeDef};
 
 /// Name of the index page, relative to the output directory.
@@ -1473,30 +1474,23 @@ fn constraints(node: &Value) -> Vec<String> {
         }
         return out;
     }
-    if let Some(constant) = node.get("const") {
-        out.push(format!("const {}", code(&json(constant))));
-    }
-    if let Some(values) = node.get("enum").and_then(Value::as_array) {
-        let listed: Vec<String> = values.iter().map(|v| code(&json(v))).collect();
-        out.push(format!("enum {}", listed.join(", ")));
-    }
-    if let Some(pattern) = node.get("pattern") {
-        let text = pattern.as_str().map_or_else(|| json(pattern), str::to_owned);
-        out.push(format!("pattern {}", code(&text)));
-    }
-    if let Some(format) = node.get("format") {
-        let text = format.as_str().map_or_else(|| json(format), str::to_owned);
-        out.push(format!("format {}", code(&text)));
-    }
-    for keyword in ["minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems"] {
-        if let Some(value) = node.get(keyword) {
-            out.push(format!("{keyword} {}", json(value)));
+    // The assertions in the keyword table's order (the order of docs/constraints.md).
+    for keyword in Keyword::assertions() {
+        let Some(value) = node.get(keyword.as_str()) else { continue };
+        let name = keyword.as_str();
+        match (keyword, value) {
+            (Keyword::Enum, Value::Array(values)) => {
+                let listed: Vec<String> = values.iter().map(|v| code(&json(v))).collect();
+                out.push(format!("enum {}", listed.join(", ")));
+            }
+            (Keyword::Enum, _) => {}
+            (Keyword::Const, _) => out.push(format!("const {}", code(&json(value)))),
+            (Keyword::Pattern | Keyword::Format, Value::String(text)) => out.push(format!("{name} {}", code(text))),
+            (Keyword::Pattern | Keyword::Format, _) => out.push(format!("{name} {}", code(&json(value)))),
+            (Keyword::UniqueItems, Value::Bool(true)) => out.push(name.to_owned()),
+            (Keyword::UniqueItems, Value::Bool(false)) => {}
+            _ => out.push(format!("{name} {}", json(value))),
         }
-    }
-    match node.get("uniqueItems") {
-        Some(Value::Bool(true)) => out.push("uniqueItems".to_owned()),
-        Some(Value::Bool(false)) | None => {}
-        Some(other) => out.push(format!("uniqueItems {}", json(other))),
     }
     if let Some(default) = node.get("default") {
         out.push(format!("default {}", code(&json(default))));
@@ -1539,7 +1533,7 @@ mod tests {
         });
         assert_eq!(
             constraints(&node),
-            ["minItems 1", "uniqueItems", "items: enum `\"a\"`, `null`", "items: pattern `^a|b$`"]
+            ["minItems 1", "uniqueItems", "items: pattern `^a|b$`", "items: enum `\"a\"`, `null`"]
         );
         let map = json!({"type": "object", "additionalProperties": {"type": "number", "minimum": 0}});
         assert_eq!(constraints(&map), ["values: minimum 0"]);
