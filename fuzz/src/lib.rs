@@ -74,7 +74,8 @@ pub fn validate(data: &[u8]) {
             agree(name, value);
             let agent = registry::lookup(name).and_then(|s| s.agent_id.as_deref());
             if let Some(agent) = agent
-                && let Some(Ok(output)) = jerry_contracts::session_context::v1_1::Payload::from_agent(Some(agent), value)
+                && let Some(Ok(output)) =
+                    jerry_contracts::session_context::v1_1::Payload::from_agent(Some(agent), value)
             {
                 round_trip(agent, &output, value);
             }

@@ -73,11 +73,7 @@ pub fn root(data: &[u8]) {
         let name = format!("{}{}", NAMES[usize::from(b) % NAMES.len()], n % 3);
         let at = root.join(&dir).join(&name);
         match kind % 8 {
-            0 if dirs.len() < 10 => {
-                if std::fs::create_dir(&at).is_ok() {
-                    dirs.push(dir.join(&name));
-                }
-            }
+            0 if dirs.len() < 10 && std::fs::create_dir(&at).is_ok() => dirs.push(dir.join(&name)),
             1 => {
                 // Never through what is there already (writing into a FIFO would block).
                 use std::io::Write as _;
@@ -105,7 +101,8 @@ pub fn root(data: &[u8]) {
             }
             5 => {
                 // A relative link to an entry of the tree, through `..` sometimes.
-                let target = if b % 2 == 0 { format!("../{name}") } else { NAMES[usize::from(b) % NAMES.len()].to_owned() };
+                let target =
+                    if b % 2 == 0 { format!("../{name}") } else { NAMES[usize::from(b) % NAMES.len()].to_owned() };
                 let _ = symlink(target, &at);
             }
             6 | 7 => steps.push(step.to_vec()),
@@ -128,7 +125,8 @@ pub fn root(data: &[u8]) {
         });
         (envelope, "/payload")
     };
-    let options = Options::default().with_root(&root).with_max_artifact_bytes(usize::try_from(limit).unwrap_or(usize::MAX));
+    let options =
+        Options::default().with_root(&root).with_max_artifact_bytes(usize::try_from(limit).unwrap_or(usize::MAX));
     let report = Validator::with_options(options).validate(&serde_json::to_vec(&document).expect("serialisable"));
     for (i, reference) in references.iter().enumerate() {
         let prefix = format!("{base}/artifacts/{i}/");
@@ -159,9 +157,11 @@ fn reference(root: &Path, dirs: &[PathBuf], step: &[u8], limit: u64) -> Referenc
         _ => {}
     }
     let real = std::fs::canonicalize(root.join(&path));
-    let file = real.as_ref().ok().filter(|r| r.starts_with(root)).and_then(|r| {
-        std::fs::metadata(r).ok().filter(std::fs::Metadata::is_file).map(|m| (r.clone(), m.len()))
-    });
+    let file = real
+        .as_ref()
+        .ok()
+        .filter(|r| r.starts_with(root))
+        .and_then(|r| std::fs::metadata(r).ok().filter(std::fs::Metadata::is_file).map(|m| (r.clone(), m.len())));
     let content = file.as_ref().and_then(|(r, _)| std::fs::read(r).ok());
     let mut value = json!({"path": path, "type": "risk"});
     let mut expected = BTreeSet::new();
