@@ -56,7 +56,13 @@ pub fn apply(file: &mut syn::File, plan: &Plan, model: &Model) -> Result<(), Vec
                         continue;
                     }
                     let value = option_inner(&field.ty).unwrap_or(&field.ty);
-                    let mut marks = vec![if capture { quote!(capture) } else { quote!(keep) }];
+                    let mut marks = Vec::new();
+                    if capture {
+                        marks.push(quote!(capture));
+                    }
+                    if keep {
+                        marks.push(quote!(keep));
+                    }
                     if is_one_of(value, &texts) {
                         marks.push(quote!(text));
                     }
