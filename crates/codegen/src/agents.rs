@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use proc_macro2::{TokenStream, TokenTree};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 
@@ -217,36 +217,7 @@ fn named_fields(item: &syn::ItemStruct) -> impl Iterator<Item = (String, &syn::F
         Fields::Named(fields) => Some(fields.named.iter()),
         _ => None,
     };
-    fields.into_iter().flatten().filter_map(|field| {
-        let ident = field.ident.as_ref()?.to_string();
-        let renamed = field.attrs.iter().find_map(|attr| renamed(quote!(#attr)));
-        Some((renamed.unwrap_or_else(|| ident.strip_prefix("r#").unwrap_or(&ident).to_owned()), field))
-    })
-}
-
-/// The `rename = "…"` among an attribute's tokens, at any depth.
-fn renamed(tokens: TokenStream) -> Option<String> {
-    let trees: Vec<TokenTree> = tokens.into_iter().collect();
-    for (i, tree) in trees.iter().enumerate() {
-        match tree {
-            TokenTree::Ident(ident) if ident == "rename" => {
-                if let (Some(TokenTree::Punct(p)), Some(TokenTree::Literal(literal))) =
-                    (trees.get(i + 1), trees.get(i + 2))
-                    && p.as_char() == '='
-                    && let Ok(text) = syn::parse_str::<syn::LitStr>(&literal.to_string())
-                {
-                    return Some(text.value());
-                }
-            }
-            TokenTree::Group(group) => {
-                if let Some(found) = renamed(group.stream()) {
-                    return Some(found);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+    fields.into_iter().flatten().filter_map(|field| Some((crate::serde_impls::member_name(field)?, field)))
 }
 
 /// One part of the pointer of a visited id: a member name, or a list index (its loop variable).

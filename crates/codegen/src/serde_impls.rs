@@ -90,6 +90,17 @@ fn object(item: &mut syn::ItemStruct) -> Result<(), String> {
     Ok(())
 }
 
+/// The member a field holds: its serde `rename`, or its name (`None` for the flattened `extra`).
+pub(crate) fn member_name(field: &syn::Field) -> Option<String> {
+    match serde_name(&field.attrs) {
+        Ok((_, true)) | Err(_) => None,
+        Ok((rename, false)) => {
+            let ident = field.ident.as_ref()?.to_string();
+            Some(rename.unwrap_or_else(|| ident.trim_start_matches("r#").to_owned()))
+        }
+    }
+}
+
 /// A field's serde `rename`, and whether it is `flatten`.
 pub(crate) fn serde_name(attrs: &[Attribute]) -> Result<(Option<String>, bool), String> {
     let (mut rename, mut flatten) = (None, false);

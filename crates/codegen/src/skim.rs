@@ -50,7 +50,7 @@ pub fn apply(file: &mut syn::File, plan: &Plan, model: &Model) -> Result<(), Vec
                 let kept: &[&str] = keeps.iter().find(|(type_name, _)| *type_name == name).map_or(&[], |(_, f)| *f);
                 let mut marked = 0;
                 for field in &mut fields.named {
-                    let Some(json) = member_name(field) else { continue };
+                    let Some(json) = crate::serde_impls::member_name(field) else { continue };
                     let (capture, keep) = (captures.contains(&json.as_str()), kept.contains(&json.as_str()));
                     if !capture && !keep {
                         continue;
@@ -108,17 +108,6 @@ fn transparent(attrs: &[Attribute]) -> bool {
     attrs.iter().any(|a| {
         a.path().is_ident("serde") && matches!(&a.meta, syn::Meta::List(l) if l.tokens.to_string() == "transparent")
     })
-}
-
-/// The member a field holds: its serde `rename`, or its name (`None` for the flattened `extra`).
-fn member_name(field: &syn::Field) -> Option<String> {
-    match crate::serde_impls::serde_name(&field.attrs) {
-        Ok((_, true)) | Err(_) => None,
-        Ok((rename, false)) => {
-            let ident = field.ident.as_ref()?.to_string();
-            Some(rename.unwrap_or_else(|| ident.trim_start_matches("r#").to_owned()))
-        }
-    }
 }
 
 fn is_named(ty: &Type, name: &str) -> bool {
