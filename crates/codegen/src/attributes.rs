@@ -362,9 +362,14 @@ fn field_type(field: &mut syn::Field, required: bool, nullable: bool) {
 
 /// The `T` of an `Option<T>` type.
 pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
+    generic_argument(ty, "Option")
+}
+
+/// The first type argument of a path type whose last segment is `name` (`Vec<T>` → `T`).
+pub(crate) fn generic_argument<'t>(ty: &'t Type, name: &str) -> Option<&'t Type> {
     let Type::Path(path) = ty else { return None };
     let last = path.path.segments.last()?;
-    if last.ident != "Option" {
+    if last.ident != name {
         return None;
     }
     let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return None };

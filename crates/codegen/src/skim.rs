@@ -15,7 +15,7 @@
 use quote::quote;
 use syn::{Attribute, Fields, Item, Type};
 
-use crate::attributes::{attr, option_inner};
+use crate::attributes::{attr, generic_argument, option_inner};
 use crate::corpus::Problem;
 use crate::model::{KEEPS, Model, OUTPUT_READS, ROOT_READS};
 use crate::plan::Plan;
@@ -66,7 +66,7 @@ pub fn apply(file: &mut syn::File, plan: &Plan, model: &Model) -> Result<(), Vec
                     if is_one_of(value, &texts) {
                         marks.push(quote!(text));
                     }
-                    let item_type = vec_item(value).unwrap_or(value);
+                    let item_type = generic_argument(value, "Vec").unwrap_or(value);
                     if capture && keeps.iter().any(|(type_name, _)| is_named(item_type, type_name)) {
                         marks.push(quote!(kept));
                     }
@@ -116,18 +116,4 @@ fn is_named(ty: &Type, name: &str) -> bool {
 
 fn is_one_of(ty: &Type, names: &[String]) -> bool {
     names.iter().any(|name| is_named(ty, name))
-}
-
-/// The `T` of `::std::vec::Vec<T>`.
-fn vec_item(ty: &Type) -> Option<&Type> {
-    let Type::Path(path) = ty else { return None };
-    let last = path.path.segments.last()?;
-    if last.ident != "Vec" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return None };
-    match args.args.first()? {
-        syn::GenericArgument::Type(inner) => Some(inner),
-        _ => None,
-    }
 }
