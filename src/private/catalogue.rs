@@ -110,35 +110,70 @@ pub fn find(schema: &str, pointer: &str) -> Option<&'static TypeEntry> {
 }
 
 /// Deserialises `value` as `T`, reporting the first shape error with its pointer.
+///
+/// The value is read as its JSON text, by the reader of JSON bytes: a generated type is then read
+/// by one deserializer on the way that succeeds and one on the way that finds the first error,
+/// whatever it starts from, instead of one more pair for `Value` (a quarter of the crate's
+/// machine code, and of a user's build, went to reading generated types from `Value`:
+/// docs/design.md D-166). The error's line and column, places in text the caller never saw, are
+/// left out of its message.
 pub fn read_value<T: DeserializeOwned>(value: &Value) -> Result<T, Violation> {
-    serde_path_to_error::deserialize(value).map_err(violation)
+    // Nesting past the limit is refused as the bytes reader refuses it, before the value is
+    // written (which would recurse as deep as it nests).
+    if let Some(pointer) = crate::__private::read::value_too_deep(value) {
+        let limit = crate::__private::read::DEPTH_LIMIT;
+        let message = format!("arrays and objects nested deeper than {limit} levels");
+        return Err(Violation { pointer, message, stage: Stage::Shape });
+    }
+    let text = value.to_string();
+    read_slice_with(text.as_bytes(), false, Positions::Drop)
 }
 
 /// Reads `T` straight from JSON bytes in one pass; only when that fails are the bytes read again,
 /// tracking the path, to give the first error its JSON Pointer.
 pub fn read_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Violation> {
-    read_slice_with(bytes, false)
+    read_slice_with(bytes, false, Positions::Keep)
 }
 
 /// [`read_slice`] for a contract type; one that reads every member
 /// ([`crate::Contract::READS_EVERY_MEMBER`]) leaves the nesting to the reader where it can
 /// (`read::from_bytes_whole`).
 pub fn read_contract_slice<T: crate::Contract>(bytes: &[u8]) -> Result<T, Violation> {
-    read_slice_with(bytes, T::READS_EVERY_MEMBER)
+    read_slice_with(bytes, T::READS_EVERY_MEMBER, Positions::Keep)
 }
 
-fn read_slice_with<T: DeserializeOwned>(bytes: &[u8], reads_every_member: bool) -> Result<T, Violation> {
+/// Whether an error's message keeps serde_json's " at line L column C".
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Positions {
+    Keep,
+    Drop,
+}
+
+fn read_slice_with<T: DeserializeOwned>(
+    bytes: &[u8],
+    reads_every_member: bool,
+    positions: Positions,
+) -> Result<T, Violation> {
     let read = if reads_every_member {
         crate::__private::read::from_bytes_whole(bytes)
     } else {
         crate::__private::read::from_bytes(bytes)
     };
-    read.map_err(|_| {
-        let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-        match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
-            Err(err) => violation(err),
+    read.map_err(|first| {
+        match crate::__private::read::tracked::<T>(bytes) {
+            Err(err) => {
+                let (line, column) = (err.inner().line(), err.inner().column());
+                let mut violation = violation(err);
+                if positions == Positions::Drop && line != 0 {
+                    let position = format!(" at line {line} column {column}");
+                    if let Some(message) = violation.message.strip_suffix(&position) {
+                        violation.message = message.to_owned();
+                    }
+                }
+                violation
+            }
             // Not reached: the same bytes fail the same way; report the first error regardless.
-            Ok(_) => Violation { pointer: String::new(), message: "unreadable".to_owned(), stage: Stage::Shape },
+            Ok(_) => Violation { pointer: String::new(), message: first.to_string(), stage: Stage::Shape },
         }
     })
 }
@@ -153,4 +188,39 @@ fn violation<E: std::fmt::Display>(err: serde_path_to_error::Error<E>) -> Violat
         message = rest.to_owned();
     }
     Violation { pointer, message, stage: Stage::Shape }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::common::ConfidenceScore;
+    use serde_json::json;
+
+    /// A value is read as its text: the same first error, at the same pointer, as the text's,
+    /// without a line and column the caller never saw; nesting past the limit is refused
+    /// without writing the value.
+    #[test]
+    fn a_value_reads_as_its_text_reads() {
+        let value = json!({"reasoning": "one source", "overall": "high"});
+        let from_value = read_value::<ConfidenceScore>(&value).expect_err("a string is not a score");
+        let from_text = read_slice::<ConfidenceScore>(value.to_string().as_bytes()).expect_err("nor in text");
+        assert_eq!(from_value.pointer, "/overall");
+        assert_eq!(from_text.pointer, "/overall");
+        assert!(from_text.message.contains(" at line 1 column "), "{from_text}");
+        assert_eq!(
+            from_value.message,
+            from_text.message.rsplit_once(" at line ").map(|(message, _)| message).unwrap_or_default()
+        );
+        let read: ConfidenceScore = read_value(&json!({"overall": 0.5, "reasoning": "r"})).expect("a score");
+        assert_eq!(read.overall, 0.5);
+
+        let mut deep = json!(0.5);
+        for _ in 0..200 {
+            deep = json!([deep]);
+        }
+        let refused = read_value::<ConfidenceScore>(&json!({"overall": 0.5, "reasoning": "r", "extra": deep}))
+            .expect_err("nested past the limit");
+        assert_eq!(refused.pointer, format!("/extra{}", "/0".repeat(127)));
+        assert!(refused.message.contains("nested deeper than 128 levels"), "{refused}");
+    }
 }

@@ -255,6 +255,15 @@ pub fn value_from_slice(bytes: &[u8]) -> Result<Value, serde_json::Error> {
     from_bytes::<StrictValue>(bytes).map(|v| v.0)
 }
 
+/// Writes `value` as JSON text and parses that into a [`Value`], as [`value_from_slice`] parses a
+/// document: what a typed value is judged as (D-166). Written so rather than with
+/// `serde_json::to_value`, a generated type is written by the one serializer that writes it as
+/// text, not by one more for `Value`; and the value judged is the document the gate would be
+/// given (a member written twice is refused, not silently overwritten).
+pub fn written_value<T: serde::Serialize + ?Sized>(value: &T) -> Result<Value, serde_json::Error> {
+    value_from_slice(&serde_json::to_vec(value)?)
+}
+
 /// The most memory the objects and arrays of a parsed document ([`Value`]) may take beyond its
 /// values: 1 GiB. A document is read whole into a `Value` only where the typed readers cannot
 /// judge it (a schema error to list, a convention in doubt, a schema without a fast path); past
@@ -324,6 +333,50 @@ pub fn too_deep(bytes: &[u8]) -> Option<(usize, usize)> {
         at += 1;
     }
     None
+}
+
+/// Where `value` first nests arrays and objects deeper than [`DEPTH_LIMIT`], as [`too_deep`]
+/// judges text: the JSON Pointer of the array or object that opens the level past it. Walked
+/// with a stack of at most `DEPTH_LIMIT` frames, so a value of any depth is judged without
+/// recursion (and then need not be written, or read, recursively).
+pub fn value_too_deep(value: &Value) -> Option<String> {
+    enum Members<'v> {
+        Items(std::iter::Enumerate<std::slice::Iter<'v, Value>>),
+        Entries(serde_json::map::Iter<'v>),
+    }
+    fn members(value: &Value) -> Option<Members<'_>> {
+        match value {
+            Value::Array(items) => Some(Members::Items(items.iter().enumerate())),
+            Value::Object(entries) => Some(Members::Entries(entries.iter())),
+            _ => None,
+        }
+    }
+    // Each frame: the segment that leads to a container, and the members of it not yet walked.
+    let mut frames: Vec<(String, Members<'_>)> = Vec::new();
+    frames.push((String::new(), members(value)?));
+    loop {
+        let (_, walking) = frames.last_mut()?;
+        let next = match walking {
+            Members::Items(items) => items.next().map(|(index, item)| (index.to_string(), item)),
+            Members::Entries(entries) => entries.next().map(|(key, item)| (key.clone(), item)),
+        };
+        let Some((segment, item)) = next else {
+            frames.pop();
+            if frames.is_empty() {
+                return None;
+            }
+            continue;
+        };
+        let Some(inner) = members(item) else { continue };
+        frames.push((segment, inner));
+        if frames.len() > DEPTH_LIMIT {
+            let mut pointer = String::new();
+            for (segment, _) in frames.iter().skip(1) {
+                jerry_contracts_pointer::push(&mut pointer, segment);
+            }
+            return Some(pointer);
+        }
+    }
 }
 
 /// Where `err` (an error reading `bytes`) is: serde_json's line and column, or, for nesting past
@@ -471,10 +524,29 @@ fn judged<'de, T: serde::Deserialize<'de>>(bytes: &'de [u8], text: Option<&'de s
     if too_deep(bytes).is_some() {
         return Err(too_deep_error());
     }
-    match text {
-        Some(text) => finish(serde_json::Deserializer::from_str(text)),
-        None => finish(serde_json::Deserializer::from_slice(bytes)),
-    }
+    let Some(text) = text else {
+        // Bytes that are not UTF-8 never read; the reader that finds the first error, at its
+        // line and column, is [`tracked`]'s, so that a generated type is not read by one more.
+        let mut deserializer = serde_json::Deserializer::from_reader(bytes);
+        deserializer.disable_recursion_limit();
+        let value =
+            serde_path_to_error::deserialize(&mut deserializer).map_err(serde_path_to_error::Error::into_inner)?;
+        deserializer.end()?;
+        return Ok(value);
+    };
+    finish(serde_json::Deserializer::from_str(text))
+}
+
+/// Reads `T` from `bytes` again, tracking the path, for the JSON Pointer of the first error a
+/// read by [`from_bytes`] met. The reader is the one [`Prefixed`] replays a member with
+/// (`serde_json`'s `IoRead`, which gives the same values and errors as its slice reader): a
+/// generated type is read by one deserializer on the way that succeeds ([`from_bytes`]) and one
+/// on the way that finds an error, whatever the input started as (D-166).
+pub(crate) fn tracked<T: serde::de::DeserializeOwned>(
+    bytes: &[u8],
+) -> Result<T, serde_path_to_error::Error<serde_json::Error>> {
+    let mut deserializer = serde_json::Deserializer::from_reader(bytes);
+    serde_path_to_error::deserialize(&mut deserializer)
 }
 
 /// Whether a read on this thread captured an array or object as raw text (an unknown member, a
@@ -684,6 +756,38 @@ pub fn tag_first<'de, A: MapAccess<'de>>(mut map: A) -> Result<(Option<String>, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A value's nesting is judged as its text's: the limit itself is read, one level more is
+    /// refused at the container that opens it, named by its pointer; the walk is not recursive.
+    #[test]
+    fn value_too_deep_judges_a_value_as_too_deep_judges_its_text() {
+        fn nest(depth: usize) -> Value {
+            let mut value = Value::Null;
+            for level in 0..depth {
+                value = if level % 2 == 0 {
+                    Value::Array(vec![Value::Bool(true), value])
+                } else {
+                    serde_json::json!({"a/b": value, "z": 1})
+                };
+            }
+            value
+        }
+        for depth in [0, 1, 127, 128, 129, 130, 300] {
+            let value = nest(depth);
+            let text = value.to_string();
+            assert_eq!(value_too_deep(&value).is_some(), too_deep(text.as_bytes()).is_some(), "depth {depth}");
+        }
+        let pointer = value_too_deep(&nest(129)).expect("129 levels are past the limit");
+        assert_eq!(pointer.matches("/a~1b").count() + pointer.matches("/1").count(), 128, "{pointer}");
+        let mut deep = Value::Null;
+        for _ in 0..100_000 {
+            deep = Value::Array(vec![deep]);
+        }
+        assert_eq!(value_too_deep(&deep).map(|p| p.len()), Some(2 * 128));
+        while let Value::Array(mut items) = deep {
+            deep = items.pop().unwrap_or(Value::Null);
+        }
+    }
 
     /// Whole-input UTF-8 then text, or bytes: the same values and the same errors as
     /// `serde_json::from_slice`, on text and on bytes that are not UTF-8 inside and outside strings.

@@ -126,7 +126,7 @@ pub fn written_shape<T: DeserializeOwned + serde::Serialize>(value: &Value) -> R
 }
 
 fn write<T: serde::Serialize>(typed: &T) -> Result<Value, Violation> {
-    serde_json::to_value(typed).map_err(|err| Violation {
+    super::read::written_value(typed).map_err(|err| Violation {
         pointer: String::new(),
         message: err.to_string(),
         stage: Stage::Shape,
@@ -146,7 +146,7 @@ pub fn relay<T: DeserializeOwned + serde::Serialize>(json: &[u8]) -> Result<Stri
 /// Deserialises and serialises back (used by generated code).
 pub fn round_trip<T: DeserializeOwned + serde::Serialize>(value: &Value) -> Result<Value, Violation> {
     let typed: T = read_value(value)?;
-    serde_json::to_value(&typed).map_err(|err| Violation {
+    super::read::written_value(&typed).map_err(|err| Violation {
         pointer: String::new(),
         message: err.to_string(),
         stage: Stage::Shape,

@@ -261,7 +261,7 @@ impl Validator {
     /// # Ok::<(), serde_json::Error>(())
     /// ```
     pub fn validate_typed<D: Document + ?Sized>(&self, document: &D) -> Report {
-        let write = || serde_json::to_value(document);
+        let write = || crate::__private::read::written_value(document);
         let given = Given::Typed { subject: document.subject(), checked: document.validate().is_ok(), write: &write };
         self.route(Catalogue::built_in(), Some(document.schema_path()), given)
     }
@@ -531,7 +531,7 @@ impl Validator {
         let Some(info) = registry::lookup(&agent).filter(|info| info.agent_id.as_deref() == Some(&*agent)) else {
             return;
         };
-        let Ok(payload) = serde_json::to_value(&envelope.payload) else { return };
+        let Ok(payload) = crate::__private::read::written_value(&envelope.payload) else { return };
         let inner = self.validate_value(Some(info.name), &payload);
         // Warnings of the agent's rules that the generic payload shares (SEM-002, CON-005) are
         // already reported on the payload; its errors are what 1.0.x would let pass.

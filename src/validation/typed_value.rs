@@ -89,7 +89,7 @@ impl<T: Contract> Validate for T {
             return report;
         }
         // The listing, exactly as the bytes path gives it, from the written value.
-        match serde_json::to_value(self) {
+        match crate::__private::read::written_value(self) {
             Ok(value) => crate::validation::schema_layer(info, T::POINTER, &value, &mut report),
             Err(err) => {
                 report.push(record(&codes::SCH_WRONG_TYPE, "", format!("the value cannot be written as JSON: {err}")))
