@@ -11,7 +11,6 @@
 mod catalogue;
 pub mod double_option;
 mod impls;
-pub mod located;
 #[cfg(feature = "testing")]
 pub mod poke;
 pub mod raw;
