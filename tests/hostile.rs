@@ -693,3 +693,50 @@ fn an_enum_value_given_as_an_object_is_refused_on_every_path() {
         assert!(AnySessionContext::from_slice(&bytes).is_err(), "{place}");
     }
 }
+
+#[test]
+fn a_parsed_value_nested_past_the_limit_is_refused_as_its_text_is() {
+    // D-166: a `Value` is read as its JSON text, so the nesting limit text is held to holds for
+    // it too, wherever it nests (here an undeclared member, which the schema allows): one level
+    // under the limit is judged valid on both paths, one level over is refused on both, the
+    // value at the place where its nesting passes the limit. Found without recursion: the walk
+    // of a 100,000-deep value does not overflow the stack.
+    let document = |depth: usize| {
+        let bytes = researcher_with(r#""ps-researcher""#, r#""t""#, ONE_FINDING, r#","x-deep":0"#);
+        let mut value: Value = serde_json::from_slice(&bytes).unwrap();
+        let mut deep = json!(0);
+        for _ in 0..depth {
+            // (`json!([deep])` would copy the value through its serializer, recursively)
+            deep = Value::Array(vec![deep]);
+        }
+        value["x-deep"] = deep;
+        value
+    };
+    let validator = Validator::new();
+    // The document's root object is one level; the member's arrays add the rest.
+    let within = document(127);
+    assert!(
+        validator.validate_value(None, &within).is_valid(),
+        "{:?}",
+        validator.validate_value(None, &within).records
+    );
+    assert!(validate(within.to_string().as_bytes()).is_valid());
+    let past = document(128);
+    let report = validator.validate_value(None, &past);
+    assert_eq!(report.codes(), ["SCH-012"], "{:?}", report.records);
+    let error = &report.records[0];
+    // The 128th array, at level 129.
+    assert_eq!(error.path.as_deref(), Some(format!("/x-deep{}", "/0".repeat(127)).as_str()), "{error:?}");
+    assert!(error.message.contains("nested deeper than 128 levels"), "{error:?}");
+    malformed(&validate(past.to_string().as_bytes()), "nested deeper than 128 levels");
+    // The type's own read refuses it there too.
+    let typed = jerry_contracts::typed::deserialize::<ResearcherOutput>(&past).expect_err("refused");
+    assert!(typed.records.iter().any(|r| r.path == error.path), "{typed}");
+    let mut deepest = document(100_000);
+    assert_eq!(validator.validate_value(None, &deepest).codes(), ["SCH-012"]);
+    // Take the nesting apart iteratively: dropping it recursively would overflow the stack.
+    let mut deep = deepest["x-deep"].take();
+    while let Value::Array(mut items) = deep {
+        deep = items.pop().unwrap_or(Value::Null);
+    }
+}

@@ -343,6 +343,9 @@ impl Validator {
                 }
             }
             Given::Value(value) => {
+                if let Some(report) = self.value_too_deep(value) {
+                    return Step::Done(report);
+                }
                 if let Some((name, pointer)) = name.and_then(|s| s.split_once('#')) {
                     return self.fragment(catalogue, name, pointer);
                 }
@@ -502,6 +505,21 @@ impl Validator {
             &codes::SCH_MALFORMED,
             "",
             format!("line {line} column {column}: arrays and objects nested deeper than {depth} levels"),
+        ));
+        Some(report)
+    }
+
+    /// SCH-012 for a parsed document nested deeper than the readers take: the limit its text is
+    /// held to ([`Self::too_deep`]), named at the array or object that passes it, and found
+    /// without recursion (a generated type reads a `Value` as its text, D-166).
+    fn value_too_deep(&self, value: &Value) -> Option<Report> {
+        let pointer = crate::__private::read::value_too_deep(value)?;
+        let mut report = self.report(None);
+        let depth = crate::__private::read::DEPTH_LIMIT;
+        report.push(record(
+            &codes::SCH_MALFORMED,
+            &pointer,
+            format!("arrays and objects nested deeper than {depth} levels"),
         ));
         Some(report)
     }
