@@ -344,6 +344,12 @@ pub fn value_too_deep(value: &Value) -> Option<String> {
         Items(std::iter::Enumerate<std::slice::Iter<'v, Value>>),
         Entries(serde_json::map::Iter<'v>),
     }
+    /// The step that leads to a container, kept borrowed: a pointer is written only when the
+    /// walk finds the nesting past the limit.
+    enum Step<'v> {
+        Index(usize),
+        Member(&'v str),
+    }
     fn members(value: &Value) -> Option<Members<'_>> {
         match value {
             Value::Array(items) => Some(Members::Items(items.iter().enumerate())),
@@ -351,16 +357,16 @@ pub fn value_too_deep(value: &Value) -> Option<String> {
             _ => None,
         }
     }
-    // Each frame: the segment that leads to a container, and the members of it not yet walked.
-    let mut frames: Vec<(String, Members<'_>)> = Vec::new();
-    frames.push((String::new(), members(value)?));
+    // Each frame: the step that leads to a container (none for the root), and the members of it
+    // not yet walked.
+    let mut frames: Vec<(Option<Step<'_>>, Members<'_>)> = vec![(None, members(value)?)];
     loop {
         let (_, walking) = frames.last_mut()?;
         let next = match walking {
-            Members::Items(items) => items.next().map(|(index, item)| (index.to_string(), item)),
-            Members::Entries(entries) => entries.next().map(|(key, item)| (key.clone(), item)),
+            Members::Items(items) => items.next().map(|(index, item)| (Step::Index(index), item)),
+            Members::Entries(entries) => entries.next().map(|(key, item)| (Step::Member(key.as_str()), item)),
         };
-        let Some((segment, item)) = next else {
+        let Some((step, item)) = next else {
             frames.pop();
             if frames.is_empty() {
                 return None;
@@ -368,11 +374,15 @@ pub fn value_too_deep(value: &Value) -> Option<String> {
             continue;
         };
         let Some(inner) = members(item) else { continue };
-        frames.push((segment, inner));
+        frames.push((Some(step), inner));
         if frames.len() > DEPTH_LIMIT {
             let mut pointer = String::new();
-            for (segment, _) in frames.iter().skip(1) {
-                jerry_contracts_pointer::push(&mut pointer, segment);
+            for (step, _) in &frames {
+                match step {
+                    Some(Step::Index(index)) => pointer.push_str(&format!("/{index}")),
+                    Some(Step::Member(name)) => jerry_contracts_pointer::push(&mut pointer, name),
+                    None => {}
+                }
             }
             return Some(pointer);
         }
