@@ -16,15 +16,17 @@ use crate::naming::{self, module_of, pascal, singular, stem};
 /// The flat module all generated items live in; public modules re-export from it.
 pub const FLAT_MODULE: &str = "generated";
 
+/// The keyword table's value rules a schema node asks the types to check (`uniqueItems` only
+/// when true, `format` only in its URI forms).
+fn value_rules(map: &Map<String, Value>) -> impl Iterator<Item = Keyword> + '_ {
+    map.iter().filter_map(|(key, value)| Keyword::parse(key).filter(|k| k.rule_in_force(value)))
+}
+
 /// Whether a schema node carries a value rule of a primitive (the keyword table's rules on
 /// strings and numbers: `pattern`, the lengths, the bounds, a URI `format`), carried by garde on
 /// the field.
 fn primitive_rule(map: &Map<String, Value>) -> bool {
-    map.iter().any(|(key, value)| {
-        Keyword::parse(key).is_some_and(|k| {
-            k.value_rule_on().iter().any(|t| ["string", "number", "integer"].contains(t)) && k.rule_in_force(value)
-        })
-    })
+    value_rules(map).any(|k| k.value_rule_on().iter().any(|t| ["string", "number", "integer"].contains(t)))
 }
 
 /// What a named type is.
@@ -746,9 +748,7 @@ pub fn has_own_constraint(node: &Value) -> bool {
         return false;
     }
     // The keyword table's value rules, each on the JSON types it applies to.
-    map.iter().any(|(key, value)| {
-        Keyword::parse(key).is_some_and(|k| k.value_rule_on().iter().any(|t| is(t)) && k.rule_in_force(value))
-    })
+    value_rules(map).any(|k| k.value_rule_on().iter().any(|t| is(t)))
 }
 
 fn references_any(lowered: &Value, names: &[String]) -> bool {
