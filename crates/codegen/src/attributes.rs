@@ -13,6 +13,7 @@ use syn::visit_mut::VisitMut;
 use syn::{Attribute, Fields, Item, Type};
 
 use crate::corpus::Problem;
+use crate::model::{Bounds, Checks, Keyword, UriForm};
 use crate::plan::{Kind, Plan, TypeDef};
 
 /// Applies the pass to every item typify generated.
@@ -384,20 +385,20 @@ fn wrap_option(ty: Type) -> Type {
     syn::parse2(tokens).unwrap_or(ty)
 }
 
-/// Schema keywords no garde rule expresses, carried into the derived schema for the drift gate.
+/// Checks no garde rule expresses to schemars, carried into the derived schema for the drift
+/// gate.
 fn schemars_extensions(attrs: &mut Vec<Attribute>, schema: &Map<String, Value>) {
-    match schema.get("format").and_then(Value::as_str) {
-        Some("uri-reference") => attrs.push(attr(
-            "#[cfg_attr(feature = \"schemars\", schemars(transform = ::jerry_contracts::__private::extend_format_uri_reference))]",
-        )),
-        Some("uri") => attrs
-            .push(attr("#[cfg_attr(feature = \"schemars\", schemars(transform = ::jerry_contracts::__private::extend_format_uri))]")),
-        _ => {}
-    }
-    if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
-        attrs.push(attr(
-            "#[cfg_attr(feature = \"schemars\", schemars(transform = ::jerry_contracts::__private::unique))]",
-        ));
+    let checks = Checks::of(schema);
+    let transform = match checks.uri_form() {
+        Some(UriForm::UriReference) => Some("extend_format_uri_reference"),
+        Some(UriForm::Uri) => Some("extend_format_uri"),
+        None => None,
+    };
+    let unique = checks.unique_items.then_some("unique");
+    for transform in transform.into_iter().chain(unique) {
+        attrs.push(attr(&format!(
+            "#[cfg_attr(feature = \"schemars\", schemars(transform = ::jerry_contracts::__private::{transform}))]"
+        )));
     }
 }
 
@@ -423,6 +424,9 @@ fn rules(
     Ok(Rules { garde: rules, said })
 }
 
+/// The garde rules of the value checks `schema` asks ([`Checks`], from the keyword table), in
+/// a fixed order (finite, range, length, pattern, URI, item count, uniqueness, then the rules
+/// that dive into a nested type), with each check said in words.
 fn garde_rules(
     def: &TypeDef,
     at: &str,
@@ -432,93 +436,82 @@ fn garde_rules(
     said: &mut Vec<String>,
 ) -> Result<Vec<String>, Problem> {
     let mut rules = Vec::new();
-    let integer =
-        schema.get("type").map(|t| t == "integer" || t.as_array().is_some_and(|a| a.contains(&Value::from("integer"))));
-    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+    if let Some(reference) = schema.get(Keyword::Ref.as_str()).and_then(Value::as_str) {
         if target_validates(def, reference, plan) {
             rules.push("dive".to_owned());
         }
         return Ok(rules);
     }
-    let is_array = schema
-        .get("type")
-        .is_some_and(|t| t == "array" || t.as_array().is_some_and(|a| a.contains(&Value::from("array"))));
-    let is_string = schema
-        .get("type")
-        .is_some_and(|t| t == "string" || t.as_array().is_some_and(|a| a.contains(&Value::from("string"))));
-    let number = |key: &str| -> Option<String> {
-        let value = schema.get(key)?;
-        Some(if integer == Some(true) {
+    let checks = Checks::of(schema);
+    let number = |value: &Value| {
+        if checks.integer {
             format!("{}", value.as_f64().unwrap_or_default() as i64)
         } else {
             format!("{:?}", value.as_f64().unwrap_or_default())
-        })
+        }
     };
-    let is_number = integer == Some(true)
-        || schema
-            .get("type")
-            .is_some_and(|t| t == "number" || t.as_array().is_some_and(|a| a.contains(&Value::from("number"))));
-    if holds_floats(schema) {
+    let count = |value: &Value| value.as_u64().map(|n| n.to_string());
+    if checks.finite {
         rules.push("custom(::jerry_contracts::__private::finite)".to_owned());
     }
-    let (min, max) = (number("minimum"), number("maximum"));
-    if is_number && (min.is_some() || max.is_some()) {
-        rules.push(bounds("range", &[], min, max));
-        said.push(span(schema.get("minimum"), schema.get("maximum"), None));
+    let Bounds { min, max } = checks.range;
+    if checks.range.is_bounded() {
+        rules.push(bounds("range", &[], min.map(number), max.map(number)));
+        said.push(span(min, max, None));
     }
-    let count = |key: &str| schema.get(key).and_then(Value::as_u64).map(|n| n.to_string());
-    if is_string {
-        let (min, max) = (count("minLength"), count("maxLength"));
-        if min.is_some() || max.is_some() {
-            rules.push(bounds("length", &["chars"], min, max));
-            said.push(span(schema.get("minLength"), schema.get("maxLength"), Some(("character", "characters"))));
-        }
-        if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
-            let Some(name) = plan.pattern_index(pattern).and_then(|index| patterns.get(index)) else {
-                return Err(Problem::new(&def.file, at, "pattern was not collected by the planner"));
-            };
-            rules.push(format!("pattern({name})"));
-            said.push(format!("pattern {}", code(pattern)));
-        }
-        match schema.get("format").and_then(Value::as_str) {
-            Some("uri") => rules.push("custom(::jerry_contracts::__private::uri)".to_owned()),
-            Some("uri-reference") => rules.push("custom(::jerry_contracts::__private::uri_reference)".to_owned()),
-            _ => {}
-        }
-        if let Some(format) = schema.get("format").and_then(Value::as_str) {
-            // Formats without a garde rule (`date-time`, …) are carried by the field's type.
-            said.push(format!("format {}", code(format)));
-        }
+    let Bounds { min, max } = checks.characters;
+    let (least, most) = (min.and_then(count), max.and_then(count));
+    if least.is_some() || most.is_some() {
+        rules.push(bounds("length", &["chars"], least, most));
+        said.push(span(min, max, Some(("character", "characters"))));
     }
-    if is_array {
-        let (min, max) = (count("minItems"), count("maxItems"));
-        if min.is_some() || max.is_some() {
-            rules.push(bounds("length", &[], min, max));
-            said.push(span(schema.get("minItems"), schema.get("maxItems"), Some(("item", "items"))));
-        }
-        if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
-            rules.push("custom(::jerry_contracts::__private::unique_items)".to_owned());
-            said.push("unique items".to_owned());
-        }
-        if let Some(items) = schema.get("items")
-            && element_validates(def, &format!("{at}/items"), items, plan)
-        {
-            rules.push("dive".to_owned());
-        }
+    if let Some(pattern) = checks.pattern {
+        let Some(name) = plan.pattern_index(pattern).and_then(|index| patterns.get(index)) else {
+            return Err(Problem::new(&def.file, at, "pattern was not collected by the planner"));
+        };
+        rules.push(format!("pattern({name})"));
+        said.push(format!("pattern {}", code(pattern)));
     }
-    if let Some(values) = schema.get("additionalProperties").filter(|v| v.is_object())
-        && element_validates(def, &format!("{at}/additionalProperties"), values, plan)
+    match checks.uri_form() {
+        Some(UriForm::Uri) => rules.push("custom(::jerry_contracts::__private::uri)".to_owned()),
+        Some(UriForm::UriReference) => rules.push("custom(::jerry_contracts::__private::uri_reference)".to_owned()),
+        None => {}
+    }
+    if let Some(format) = checks.format {
+        // Formats without a garde rule (`date-time`, …) are carried by the field's type.
+        said.push(format!("format {}", code(format)));
+    }
+    let Bounds { min, max } = checks.items;
+    let (least, most) = (min.and_then(count), max.and_then(count));
+    if least.is_some() || most.is_some() {
+        rules.push(bounds("length", &[], least, most));
+        said.push(span(min, max, Some(("item", "items"))));
+    }
+    if checks.unique_items {
+        rules.push("custom(::jerry_contracts::__private::unique_items)".to_owned());
+        said.push("unique items".to_owned());
+    }
+    let items = Keyword::Items.as_str();
+    if json_type(schema, "array")
+        && let Some(element) = schema.get(items)
+        && element_validates(def, &format!("{at}/{items}"), element, plan)
     {
         rules.push("dive".to_owned());
     }
-    if let Some(value) = schema.get("const") {
+    let values = Keyword::AdditionalProperties.as_str();
+    if let Some(element) = schema.get(values).filter(|v| v.is_object())
+        && element_validates(def, &format!("{at}/{values}"), element, plan)
+    {
+        rules.push("dive".to_owned());
+    }
+    if let Some(value) = schema.get(Keyword::Const.as_str()) {
         // A constant is hoisted into a type that holds only it: valid by construction.
         said.push(format!("always {}", code(&value.to_string())));
     }
-    if schema.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty())
-        || schema.contains_key("enum")
-        || schema.contains_key("const")
-    {
+    let hoisted = schema.get(Keyword::Properties.as_str()).and_then(Value::as_object).is_some_and(|p| !p.is_empty())
+        || schema.contains_key(Keyword::Enum.as_str())
+        || schema.contains_key(Keyword::Const.as_str());
+    if hoisted {
         // Hoisted into a named type: structs validate themselves, enums and constants are
         // valid by construction.
         if let Some(target) = plan.at(&def.file, at)
@@ -530,16 +523,11 @@ fn garde_rules(
     Ok(rules)
 }
 
-/// Whether a value of this schema is an `f64` (a `number` that may not be an integer), or a list
-/// of them: such values must be finite, which no JSON text can break but a built value can.
-pub fn holds_floats(schema: &Map<String, Value>) -> bool {
-    let float = |s: &Map<String, Value>| {
-        let has = |name: &str| {
-            s.get("type").is_some_and(|t| t == name || t.as_array().is_some_and(|a| a.contains(&Value::from(name))))
-        };
-        has("number") && !has("integer") && !s.contains_key("$ref")
-    };
-    float(schema) || schema.get("items").and_then(Value::as_object).is_some_and(float)
+/// Whether `type` names the JSON type `name` (alone or in a list).
+fn json_type(schema: &Map<String, Value>, name: &str) -> bool {
+    schema
+        .get(Keyword::Type.as_str())
+        .is_some_and(|t| t == name || t.as_array().is_some_and(|a| a.iter().any(|v| v == name)))
 }
 
 /// A range in words: `1 to 50 items`, `at least 1 item`, `at most 100`, `exactly 3 items`; the
@@ -615,6 +603,42 @@ mod tests {
             constraints_line(&["pattern `^X$`".to_owned(), "1 to 50 items".to_owned()]),
             "Constraints: pattern `^X$`; 1 to 50 items."
         );
+    }
+
+    /// A new check in the keyword table must reach the field: a garde rule and its words (the
+    /// sample below is a `match` without a catch-all, so a new `Check` asks for one).
+    #[test]
+    fn every_check_of_the_keyword_table_reaches_a_garde_rule_and_words() {
+        use crate::model::Check;
+        let mut seen = Vec::new();
+        for keyword in Keyword::all() {
+            let Some(check) = keyword.check() else { continue };
+            let sample = match check {
+                Check::Range(_) | Check::Characters(_) | Check::Items(_) => json!(2),
+                Check::Pattern => json!("^a"),
+                Check::Format => json!("uri"),
+                Check::UniqueItems => json!(true),
+            };
+            let json_type = keyword.value_rule_on()[0];
+            let mut property = json!({"type": json_type});
+            property[keyword.as_str()] = sample;
+            if json_type == "array" {
+                property["items"] = json!({"type": "string"});
+            }
+            let corpus = crate::corpus::Corpus::of_one(
+                "common/x.json",
+                json!({"type": "object", "properties": {"p": property.clone()}}),
+            );
+            let plan = crate::plan::plan(&corpus).unwrap_or_else(|problems| panic!("{keyword}: {problems:?}"));
+            let def = plan.types.iter().find(|d| d.pointer.is_empty()).expect("the root type");
+            let patterns = crate::naming::pattern_statics(&plan);
+            let schema = property.as_object().expect("an object");
+            let rules = rules(def, "/properties/p", schema, &plan, &patterns)
+                .unwrap_or_else(|problem| panic!("{keyword}: {problem:?}"));
+            assert!(!rules.garde.is_empty() && !rules.said.is_empty(), "{keyword}: {rules:?}");
+            seen.push(check);
+        }
+        assert_eq!(seen.len(), 9, "every value rule of the table: {seen:?}");
     }
 
     #[test]

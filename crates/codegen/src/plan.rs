@@ -714,7 +714,7 @@ fn mark_validating(types: &mut [TypeDef]) {
             Kind::Enum | Kind::Const => false,
             // A float must be finite too (NaN would be written as `null`).
             Kind::Newtype => {
-                has_own_constraint(&t.source) || t.source.as_object().is_some_and(crate::attributes::holds_floats)
+                has_own_constraint(&t.source) || t.source.as_object().is_some_and(crate::model::holds_floats)
             }
         };
     }

@@ -68,6 +68,59 @@ struct Entry {
     /// The JSON types a value rule checked on the field (by garde) applies to; empty for any
     /// other keyword. Draft-07 ignores the rule on a value of another type, and so do the types.
     value_rule_on: &'static [&'static str],
+    /// What a value rule asks of the value, as the types check it; `None` for any other keyword.
+    check: Option<Check>,
+}
+
+/// Which end of a range a keyword bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Bound {
+    /// The least value allowed (`minimum`, `minLength`, `minItems`).
+    Min,
+    /// The greatest value allowed (`maximum`, `maxLength`, `maxItems`).
+    Max,
+}
+
+/// What a value rule asks of a value, as the types check it. The table gives each value rule
+/// its check; the renderers spell checks (the Rust renderer as garde rules, the documentation
+/// in words), never keywords, so a new value rule is a row here and an arm in each renderer's
+/// match, which the compiler asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Check {
+    /// A number within a bound (`minimum`, `maximum`).
+    Range(Bound),
+    /// A string's length in characters within a bound (`minLength`, `maxLength`).
+    Characters(Bound),
+    /// A string that matches an ECMA-262 pattern (`pattern`).
+    Pattern,
+    /// A string in a format (`format`): a URI form ([`UriForm`]) is checked on the value, any
+    /// other format is a type of its own that checks itself.
+    Format,
+    /// An array's length in items within a bound (`minItems`, `maxItems`).
+    Items(Bound),
+    /// Array items that are all distinct (`uniqueItems: true`).
+    UniqueItems,
+}
+
+/// A `format` checked on the value by a rule of its own (RFC 3986); the other carried formats
+/// ([`FORMATS`]) are strict types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum UriForm {
+    /// `uri`: an absolute URI.
+    Uri,
+    /// `uri-reference`: a URI or a relative reference.
+    UriReference,
+}
+
+impl UriForm {
+    /// The URI form a `format` value names, if it names one.
+    pub fn of(format: &str) -> Option<UriForm> {
+        match format {
+            "uri" => Some(UriForm::Uri),
+            "uri-reference" => Some(UriForm::UriReference),
+            _ => None,
+        }
+    }
 }
 
 const fn entry(keyword: Keyword, name: &'static str, carried: Option<&'static str>) -> Entry {
@@ -82,6 +135,7 @@ const fn entry(keyword: Keyword, name: &'static str, carried: Option<&'static st
         dispatch_only: false,
         annotation: false,
         value_rule_on: &[],
+        check: None,
     }
 }
 
@@ -89,9 +143,15 @@ const STRING: &[&str] = &["string"];
 const NUMBER: &[&str] = &["number", "integer"];
 const ARRAY: &[&str] = &["array"];
 
-/// A value rule: a cited assertion the types check on the value with garde.
-const fn rule(keyword: Keyword, name: &'static str, carried: &'static str, on: &'static [&'static str]) -> Entry {
-    Entry { value_rule_on: on, ..constraint(keyword, name, Some(carried), true, true) }
+/// A value rule: a cited assertion the types check on a value of the JSON types `on`.
+const fn rule(
+    keyword: Keyword,
+    name: &'static str,
+    carried: &'static str,
+    on: &'static [&'static str],
+    check: Check,
+) -> Entry {
+    Entry { value_rule_on: on, check: Some(check), ..constraint(keyword, name, Some(carried), true, true) }
 }
 
 /// A cited constraint: `assertion` says whether the inventory lists it, `convention` whether
@@ -134,23 +194,24 @@ const TABLE: &[Entry] = &[
     entry(Keyword::Type, "type", Some("the Rust type; a type list with \"null\" makes the value nullable")),
     entry(Keyword::Properties, "properties", Some("struct fields")),
     constraint(Keyword::Required, "required", Some("non-optional fields"), false, true),
-    rule(Keyword::Pattern, "pattern", "garde `pattern` with an ECMA-262 matcher", STRING),
+    rule(Keyword::Pattern, "pattern", "garde `pattern` with an ECMA-262 matcher", STRING, Check::Pattern),
     constraint(Keyword::Enum, "enum", Some("a Rust enum (with null: a nullable field)"), true, true),
     constraint(Keyword::Const, "const", Some("a one-value type that only deserialises from the constant"), true, true),
-    rule(Keyword::Minimum, "minimum", "garde `range(min)`", NUMBER),
-    rule(Keyword::Maximum, "maximum", "garde `range(max)`", NUMBER),
+    rule(Keyword::Minimum, "minimum", "garde `range(min)`", NUMBER, Check::Range(Bound::Min)),
+    rule(Keyword::Maximum, "maximum", "garde `range(max)`", NUMBER, Check::Range(Bound::Max)),
     constraint(Keyword::ExclusiveMinimum, "exclusiveMinimum", None, false, false),
     constraint(Keyword::ExclusiveMaximum, "exclusiveMaximum", None, false, false),
-    rule(Keyword::MinLength, "minLength", "garde `length(chars, min)`", STRING),
-    rule(Keyword::MaxLength, "maxLength", "garde `length(chars, max)`", STRING),
-    rule(Keyword::MinItems, "minItems", "garde `length(min)`", ARRAY),
-    rule(Keyword::MaxItems, "maxItems", "garde `length(max)`", ARRAY),
-    rule(Keyword::UniqueItems, "uniqueItems", "garde custom rule `__private::unique_items`", ARRAY),
+    rule(Keyword::MinLength, "minLength", "garde `length(chars, min)`", STRING, Check::Characters(Bound::Min)),
+    rule(Keyword::MaxLength, "maxLength", "garde `length(chars, max)`", STRING, Check::Characters(Bound::Max)),
+    rule(Keyword::MinItems, "minItems", "garde `length(min)`", ARRAY, Check::Items(Bound::Min)),
+    rule(Keyword::MaxItems, "maxItems", "garde `length(max)`", ARRAY, Check::Items(Bound::Max)),
+    rule(Keyword::UniqueItems, "uniqueItems", "garde custom rule `__private::unique_items`", ARRAY, Check::UniqueItems),
     rule(
         Keyword::Format,
         "format",
         "date, date-time, uuid: strict types in `formats`; uri and uri-reference: RFC 3986 garde custom rules",
         STRING,
+        Check::Format,
     ),
     constraint(
         Keyword::AdditionalProperties,
@@ -262,11 +323,17 @@ impl Keyword {
     /// `uniqueItems` only when true, `format` only for the URI forms (the other formats are
     /// types of their own, which check themselves).
     pub fn rule_in_force(self, value: &serde_json::Value) -> bool {
-        match self {
-            Keyword::UniqueItems => value == &serde_json::Value::Bool(true),
-            Keyword::Format => value.as_str().is_some_and(|f| f == "uri" || f == "uri-reference"),
-            _ => !self.value_rule_on().is_empty(),
+        match self.check() {
+            Some(Check::UniqueItems) => value == &serde_json::Value::Bool(true),
+            Some(Check::Format) => value.as_str().and_then(UriForm::of).is_some(),
+            Some(_) => true,
+            None => false,
         }
+    }
+
+    /// What the keyword asks of a value as the types check it, if it is a value rule.
+    pub fn check(self) -> Option<Check> {
+        self.entry().check
     }
 
     /// Whether it belongs to the agent-output dispatch shape only.
@@ -337,6 +404,15 @@ mod tests {
                 "{keyword}: a convention the generator cannot check"
             );
         }
+        for keyword in Keyword::all() {
+            assert_eq!(
+                keyword.check().is_some(),
+                !keyword.value_rule_on().is_empty(),
+                "{keyword}: a value rule has a check and the JSON types it applies to"
+            );
+        }
+        assert_eq!(UriForm::of("uri-reference"), Some(UriForm::UriReference));
+        assert_eq!(UriForm::of("date"), None);
         let cited: Vec<&str> = Keyword::cited().map(Keyword::as_str).collect();
         assert_eq!(cited[0], "required", "required is listed first");
         assert!(Keyword::Required.in_convention() && !Keyword::Required.is_assertion());

@@ -3,10 +3,12 @@
 //! constraint of the corpus with its keyword, value, place, layer and source ([`Constraint`]),
 //! every named type with its fields and type expressions ([`TypeModel`], [`Expr`]), and the
 //! agent facts ([`AgentFacts`]: every agent output, its family, its requirement ids, and what
-//! the rule layers read). The constraint table, the inventory, the Python types, the Rust agent
+//! the rule layers read), and the value checks one schema node asks ([`Checks`], from the
+//! keyword table's [`Check`] of each value rule). The constraint table, the inventory, the Python types, the Rust agent
 //! knowledge and the skim's reads render from it.
 
 mod agents;
+mod checks;
 mod constraint;
 mod keyword;
 mod types;
@@ -15,8 +17,9 @@ pub use agents::{
     ARTIFACT, AgentFacts, CONFIDENCE, DISCLAIMER_FAMILY, FAMILY, IdPlace, IdRole, KEEPS, OUTPUT_READS, REQUIREMENT_ID,
     ROOT_READS, Step, agents, pointer_text,
 };
+pub use checks::{Bounds, Checks, holds_floats};
 pub use constraint::{Constraint, Layer, Source, constraints};
-pub use keyword::{FORMATS, Keyword};
+pub use keyword::{Bound, Check, FORMATS, Keyword, UriForm};
 pub use types::{AnyValue, Body, Expr, Field, TypeModel, types};
 
 use crate::corpus::{Corpus, Problem};
