@@ -15,6 +15,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 
+use crate::attributes::Members;
 use crate::corpus::Problem;
 use crate::model::{
     ARTIFACT, AgentFacts, CONFIDENCE, DISCLAIMER_FAMILY, FAMILY, IdPlace, IdRole, REQUIREMENT_ID, Step,
@@ -23,7 +24,12 @@ use crate::naming::pascal;
 use crate::plan::Plan;
 
 /// The impls, the `AGENTS` table and the `AGENT_READERS` table.
-pub fn items(file: &syn::File, plan: &Plan, agents: &[AgentFacts]) -> Result<Vec<TokenStream>, Vec<Problem>> {
+pub fn items(
+    file: &syn::File,
+    plan: &Plan,
+    agents: &[AgentFacts],
+    members: &Members,
+) -> Result<Vec<TokenStream>, Vec<Problem>> {
     if agents.is_empty() {
         // A corpus without agents (the conformance suite) has no agent knowledge.
         return Ok(Vec::new());
@@ -39,7 +45,7 @@ pub fn items(file: &syn::File, plan: &Plan, agents: &[AgentFacts]) -> Result<Vec
             (Ok(a), Ok(b), Ok(c), Ok(d)) => (a, b, c, d),
             (a, b, c, d) => return Err([a.err(), b.err(), c.err(), d.err()].into_iter().flatten().collect()),
         };
-    let shapes = Shapes::new(file, &requirement_id);
+    let shapes = Shapes::new(file, &requirement_id, members);
     let (confidence_ident, artifact_ident) = (format_ident!("{confidence}"), format_ident!("{artifact}"));
     let family_ident = format_ident!("{}", family_type);
     let mut out = Vec::new();
@@ -52,7 +58,7 @@ pub fn items(file: &syn::File, plan: &Plan, agents: &[AgentFacts]) -> Result<Vec
             problems.push(problem(format!("agent {id}: no struct {} was generated", facts.flat)));
             continue;
         };
-        let field = |name: &str| named_fields(item).find(|(field, _)| field == name).map(|(_, f)| f);
+        let field = |name: &str| shapes.field(item, name);
         let ident = format_ident!("{}", facts.flat);
         let confidence_body = match field("confidence").map(|f| shape(&f.ty, &confidence)) {
             None => quote!(::std::option::Option::None),
@@ -211,15 +217,6 @@ fn is_named(ty: &Type, name: &str) -> bool {
     last_segment(ty).is_some_and(|(last, argument)| last == name && argument.is_none())
 }
 
-/// The named fields of a struct with their JSON member names.
-fn named_fields(item: &syn::ItemStruct) -> impl Iterator<Item = (String, &syn::Field)> {
-    let fields = match &item.fields {
-        Fields::Named(fields) => Some(fields.named.iter()),
-        _ => None,
-    };
-    fields.into_iter().flatten().filter_map(|field| Some((crate::serde_impls::member_name(field)?, field)))
-}
-
 /// One part of the pointer of a visited id: a member name, or a list index (its loop variable).
 enum Part {
     Member(String),
@@ -229,6 +226,8 @@ enum Part {
 /// The generated structs, by name: the Rust shapes the visits follow.
 struct Shapes<'a> {
     structs: HashMap<String, &'a syn::ItemStruct>,
+    /// Which field of a struct holds which member (the attribute pass's table).
+    members: &'a Members,
     /// Flat name of the requirement id type.
     target: &'a str,
 }
@@ -237,7 +236,7 @@ struct Shapes<'a> {
 const MAX_DEPTH: usize = 64;
 
 impl<'a> Shapes<'a> {
-    fn new(file: &'a syn::File, target: &'a str) -> Self {
+    fn new(file: &'a syn::File, target: &'a str, members: &'a Members) -> Self {
         let structs = file
             .items
             .iter()
@@ -246,7 +245,14 @@ impl<'a> Shapes<'a> {
                 _ => None,
             })
             .collect();
-        Self { structs, target }
+        Self { structs, members, target }
+    }
+
+    /// The field of struct `item` that holds member `json`.
+    fn field(&self, item: &'a syn::ItemStruct, json: &str) -> Option<&'a syn::Field> {
+        let member = self.members.by_json(&item.ident.to_string(), json)?;
+        let Fields::Named(fields) = &item.fields else { return None };
+        fields.named.iter().find(|f| f.ident.as_ref().is_some_and(|i| *i == member.field))
     }
 
     /// The one field of a newtype struct named by `ty`.
@@ -320,7 +326,7 @@ impl<'a> Shapes<'a> {
                 if self.structs.get(&name).is_some_and(|s| matches!(s.fields, Fields::Named(_))) =>
             {
                 let item = self.structs.get(&name).copied().ok_or_else(shown)?;
-                let Some((_, field)) = named_fields(item).find(|(json, _)| json == member) else {
+                let Some(field) = self.field(item, member) else {
                     return Err(format!("{name} has no field for the member {member:?} at {}", shown()));
                 };
                 let ident = field.ident.as_ref().ok_or_else(shown)?;

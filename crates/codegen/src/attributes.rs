@@ -5,6 +5,8 @@
 //! stays, a `null` stays), adds the `extra` map that keeps undeclared properties, and documents
 //! every type, field and variant with the schema it comes from.
 
+use std::collections::BTreeMap;
+
 use proc_macro2::TokenStream;
 use quote::quote;
 use serde_json::{Map, Value};
@@ -16,16 +18,61 @@ use crate::corpus::Problem;
 use crate::model::{Bounds, Checks, Keyword, UriForm};
 use crate::plan::{Kind, Plan, TypeDef};
 
-/// Applies the pass to every item typify generated.
-pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
+/// Each generated struct's declared members, as this pass names and types its fields. The later
+/// passes (the serde, skim, constructor and agent passes) ask this table, never the
+/// `#[serde(...)]` text this pass writes.
+#[derive(Debug, Default)]
+pub struct Members(BTreeMap<String, Vec<Member>>);
+
+/// One declared member of a struct and the field that holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// The member's name in JSON.
+    pub json: String,
+    /// The Rust field (`r#type` for a keyword).
+    pub field: String,
+    /// Whether the object must have the member.
+    pub required: bool,
+    /// Whether the member may be `null`.
+    pub nullable: bool,
+}
+
+impl Members {
+    /// The declared members of the struct of flat name `flat`, in field order (`None`: no such
+    /// struct); the `extra` field is not one.
+    pub fn of(&self, flat: &str) -> Option<&[Member]> {
+        self.0.get(flat).map(Vec::as_slice)
+    }
+
+    /// The member of struct `flat` that JSON calls `json`.
+    pub fn by_json(&self, flat: &str, json: &str) -> Option<&Member> {
+        self.of(flat)?.iter().find(|m| m.json == json)
+    }
+
+    /// The member that field `field` of struct `flat` holds (`None` for `extra`).
+    pub fn by_field(&self, flat: &str, field: &str) -> Option<&Member> {
+        self.of(flat)?.iter().find(|m| m.field == field)
+    }
+}
+
+/// The field of every struct that keeps the members its schema does not declare.
+pub const EXTRA_FIELD: &str = "extra";
+
+/// Applies the pass to every item typify generated, and says which field holds which member.
+pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<Members, Vec<Problem>> {
     let mut problems = Vec::new();
+    let mut members = Members::default();
     let patterns = crate::naming::pattern_statics(plan);
     for item in &mut file.items {
         match item {
             Item::Struct(item) => {
                 let Some(def) = plan.get(&item.ident.to_string()) else { continue };
-                if let Err(problem) = structure(item, def, plan, &patterns) {
-                    problems.push(problem);
+                match structure(item, def, plan, &patterns) {
+                    Ok(Some(fields)) => {
+                        members.0.insert(def.flat.clone(), fields);
+                    }
+                    Ok(None) => {}
+                    Err(problem) => problems.push(problem),
                 }
             }
             Item::Enum(item) => {
@@ -49,7 +96,7 @@ pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
         .collect();
     ExactNumbers.visit_file_mut(file);
     file.items.extend(conversions);
-    if problems.is_empty() { Ok(()) } else { Err(problems) }
+    if problems.is_empty() { Ok(members) } else { Err(problems) }
 }
 
 /// Makes every `f64` and `i64` typify wrote a `jerry_contracts::Number` of it, in fields, newtype
@@ -168,7 +215,13 @@ fn enumeration(item: &mut syn::ItemEnum, def: &TypeDef) {
     }
 }
 
-fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan, patterns: &[String]) -> Result<(), Problem> {
+/// Completes one struct; for a struct with named fields, its members.
+fn structure(
+    item: &mut syn::ItemStruct,
+    def: &TypeDef,
+    plan: &Plan,
+    patterns: &[String],
+) -> Result<Option<Vec<Member>>, Problem> {
     let validates = def.validates;
     let source = def.source.as_object().cloned().unwrap_or_default();
     let newtype = matches!(&item.fields, Fields::Unnamed(fields) if fields.unnamed.len() == 1);
@@ -186,6 +239,7 @@ fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan, patterns: &
                 .flatten()
                 .filter_map(Value::as_str)
                 .collect();
+            let mut members = Vec::new();
             for field in fields.named.iter_mut() {
                 let ident = field.ident.as_ref().map(ToString::to_string).unwrap_or_default();
                 let json_name = serde_rename(&field.attrs).unwrap_or_else(|| ident.clone());
@@ -216,6 +270,12 @@ fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan, patterns: &
                 }
                 let is_required = required.contains(&json_name.as_str());
                 let nullable = is_nullable(schema);
+                members.push(Member {
+                    json: json_name.clone(),
+                    field: field.ident.as_ref().map(ToString::to_string).unwrap_or_default(),
+                    required: is_required,
+                    nullable,
+                });
                 field_type(field, is_required, nullable);
                 let rules = rules(def, &at, schema, plan, patterns)?;
                 if !rules.garde.is_empty() {
@@ -231,15 +291,17 @@ fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan, patterns: &
                     field.attrs.push(schema_description(schema.get("description")));
                 }
             }
+            let extra_ident = quote::format_ident!("{EXTRA_FIELD}");
             let extra: syn::Field = syn::Field::parse_named
                 .parse2(quote! {
                     /// Properties the schema does not declare, kept so that relaying a document loses nothing.
                     #[serde(flatten)]
                     #[garde(skip)]
-                    pub extra: ::jerry_contracts::Extra
+                    pub #extra_ident: ::jerry_contracts::Extra
                 })
                 .map_err(|e| Problem::new(&def.file, &def.pointer, format!("extra field: {e}")))?;
             fields.named.push(extra);
+            return Ok(Some(members));
         }
         (_, Fields::Unnamed(fields)) if fields.unnamed.len() == 1 => {
             if validates {
@@ -262,7 +324,7 @@ fn structure(item: &mut syn::ItemStruct, def: &TypeDef, plan: &Plan, patterns: &
             ));
         }
     }
-    Ok(())
+    Ok(None)
 }
 
 /// `r#name` for a JSON property name that is a Rust keyword, or `None` when the name cannot be

@@ -8,6 +8,7 @@
 use quote::quote;
 use syn::{Fields, Item, Type};
 
+use crate::attributes::{EXTRA_FIELD, Members};
 use crate::corpus::Problem;
 use crate::plan::{Kind, Plan};
 
@@ -16,8 +17,9 @@ use crate::plan::{Kind, Plan};
 const HAND_WRITTEN: &[(&str, &str)] = &[("session_context/v1.1.0.json", "")];
 
 /// Applies the pass to the generated items.
-pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
+pub fn apply(file: &mut syn::File, plan: &Plan, members: &Members) -> Result<(), Vec<Problem>> {
     let mut added = Vec::new();
+    let mut problems = Vec::new();
     for item in &file.items {
         match item {
             Item::Enum(item) => {
@@ -54,24 +56,30 @@ pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
                     .flatten()
                     .filter_map(serde_json::Value::as_str)
                     .collect();
-                let position = |name: &syn::Ident| {
-                    let text = name.to_string();
-                    let json = text.strip_prefix("r#").unwrap_or(&text).to_owned();
-                    required.iter().position(|r| *r == json).unwrap_or(usize::MAX)
-                };
+                let position = |json: &str| required.iter().position(|r| *r == json).unwrap_or(usize::MAX);
                 let mut params = Vec::new();
                 let mut inits = Vec::new();
                 for field in &fields.named {
                     let Some(name) = &field.ident else { continue };
                     let ty = &field.ty;
-                    if name == "extra" {
+                    if name == EXTRA_FIELD {
                         inits.push(quote!(extra: ::jerry_contracts::Extra::new()));
-                    } else if is_constant(ty, plan) {
+                        continue;
+                    }
+                    let Some(member) = members.by_field(&def.flat, &name.to_string()) else {
+                        problems.push(Problem::new(
+                            &def.file,
+                            &def.pointer,
+                            format!("constructor: no member for field {name}"),
+                        ));
+                        continue;
+                    };
+                    if is_constant(ty, plan) {
                         inits.push(quote!(#name: ::std::default::Default::default()));
-                    } else if is_option(ty) && !required_nullable(field) {
+                    } else if !member.required {
                         inits.push(quote!(#name: ::std::option::Option::None));
                     } else {
-                        params.push((position(name), quote!(#name: impl ::std::convert::Into<#ty>)));
+                        params.push((position(&member.json), quote!(#name: impl ::std::convert::Into<#ty>)));
                         inits.push(quote!(#name: #name.into()));
                     }
                 }
@@ -113,7 +121,7 @@ pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
             .map_err(|e| vec![Problem::new("schemas/", "", format!("constructors do not parse: {e}"))])?;
         file.items.extend(parsed.items);
     }
-    Ok(())
+    if problems.is_empty() { Ok(()) } else { Err(problems) }
 }
 
 /// Whether typify already derives `Default` (it does when every field is optional).
@@ -126,19 +134,7 @@ fn last_ident(ty: &Type) -> Option<String> {
     path.path.segments.last().map(|s| s.ident.to_string())
 }
 
-fn is_option(ty: &Type) -> bool {
-    last_ident(ty).is_some_and(|i| i == "Option")
-}
-
 /// A constant: a one-value enum of the plan or `constant::True`.
 fn is_constant(ty: &Type, plan: &Plan) -> bool {
     last_ident(ty).is_some_and(|name| name == "True" || plan.get(&name).is_some_and(|d| matches!(d.kind, Kind::Const)))
-}
-
-/// A field that must be present but may be `null` (an `Option` the constructor takes).
-fn required_nullable(field: &syn::Field) -> bool {
-    field.attrs.iter().any(|a| {
-        let text = quote!(#a).to_string();
-        text.contains("required_nullable")
-    })
 }

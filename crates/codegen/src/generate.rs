@@ -18,14 +18,14 @@ use crate::plan::{FLAT_MODULE, Kind, Plan, TypeDef};
 /// Generates the complete source file for `plan`.
 pub fn source(plan: &Plan, model: &Model) -> Result<String, Vec<Problem>> {
     let mut file = shapes(plan)?;
-    attributes::apply(&mut file, plan)?;
+    let members = attributes::apply(&mut file, plan)?;
     crate::newtypes::apply(&mut file, plan)?;
-    crate::constructors::apply(&mut file, plan)?;
+    crate::constructors::apply(&mut file, plan, &members)?;
     crate::enums::apply(&mut file, plan)?;
-    crate::skim::apply(&mut file, plan, model)?;
-    crate::serde_impls::apply(&mut file, plan)?;
+    crate::skim::apply(&mut file, plan, model, &members)?;
+    crate::serde_impls::apply(&mut file, plan, &members)?;
     crate::poke::apply(&mut file);
-    let agents = crate::agents::items(&file, plan, &model.agents)?;
+    let agents = crate::agents::items(&file, plan, &model.agents, &members)?;
     let emitted: Vec<String> = file.items.iter().filter_map(item_name).collect();
     let mut aliases = Vec::new();
     for def in plan.types.iter().filter(|d| !emitted.contains(&d.flat) && !matches!(d.kind, Kind::Dispatch { .. })) {

@@ -10,20 +10,18 @@ use quote::quote;
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Fields, Item, Token};
 
-use crate::attributes::attr;
+use crate::attributes::{EXTRA_FIELD, Member, Members, attr};
 use crate::corpus::Problem;
 use crate::plan::Plan;
 
-/// Applies the pass to every generated struct with named fields that derives serde.
-pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
+/// Applies the pass to every generated struct with named fields (each in `members`, the
+/// attribute pass's table of which field holds which member).
+pub fn apply(file: &mut syn::File, plan: &Plan, members: &Members) -> Result<(), Vec<Problem>> {
     let mut problems = Vec::new();
     for item in &mut file.items {
         let Item::Struct(item) = item else { continue };
-        let Fields::Named(_) = &item.fields else { continue };
-        if !derives_serde(&item.attrs) {
-            continue;
-        }
-        if let Err(message) = object(item) {
+        let Some(declared) = members.of(&item.ident.to_string()) else { continue };
+        if let Err(message) = object(item, declared) {
             let (file, pointer) = plan
                 .get(&item.ident.to_string())
                 .map_or((String::new(), String::new()), |d| (d.file.clone(), d.pointer.clone()));
@@ -40,14 +38,7 @@ fn derive_paths(a: &Attribute) -> Option<Punctuated<syn::Path, Token![,]>> {
         .flatten()
 }
 
-fn derives_serde(attrs: &[Attribute]) -> bool {
-    attrs
-        .iter()
-        .filter_map(derive_paths)
-        .any(|paths| paths.iter().any(|p| p.segments.last().is_some_and(|s| s.ident == "Deserialize")))
-}
-
-fn object(item: &mut syn::ItemStruct) -> Result<(), String> {
+fn object(item: &mut syn::ItemStruct, declared: &[Member]) -> Result<(), String> {
     // serde's derives out, the one-pass derive in.
     for a in &mut item.attrs {
         if let Some(paths) = derive_paths(a) {
@@ -66,56 +57,15 @@ fn object(item: &mut syn::ItemStruct) -> Result<(), String> {
         return Err(format!("a struct-level serde attribute the one-pass derive does not carry: {}", quote!(#a)));
     }
     let Fields::Named(fields) = &mut item.fields else { return Err("not a struct with named fields".into()) };
-    let mut declared = Vec::new();
-    let mut extra = None;
-    for field in &fields.named {
-        let ident = field.ident.as_ref().ok_or("a field without a name")?;
-        let (rename, flatten) = serde_name(&field.attrs)?;
-        if flatten {
-            if ident != "extra" {
-                return Err(format!("flattened field {ident} is not the extra field"));
-            }
-            extra = Some(ident.clone());
-        } else {
-            declared.push(rename.unwrap_or_else(|| ident.to_string().trim_start_matches("r#").to_owned()));
-        }
-    }
-    let extra = extra.ok_or("a struct without its extra field")?;
+    let names = declared.iter().map(|m| &m.json);
+    let extra = fields
+        .named
+        .iter_mut()
+        .find(|f| f.ident.as_ref().is_some_and(|i| i == EXTRA_FIELD))
+        .ok_or("a struct without its extra field")?;
     // garde: the extra field may not hold a declared member's name.
-    for field in fields.named.iter_mut().filter(|f| f.ident.as_ref().is_some_and(|i| *i == extra)) {
-        field.attrs.retain(|a| !a.path().is_ident("garde"));
-        let rule = quote!(#[garde(custom(::jerry_contracts::__private::undeclared(&[#(#declared),*])))]);
-        field.attrs.push(attr(&rule.to_string()));
-    }
+    extra.attrs.retain(|a| !a.path().is_ident("garde"));
+    let rule = quote!(#[garde(custom(::jerry_contracts::__private::undeclared(&[#(#names),*])))]);
+    extra.attrs.push(attr(&rule.to_string()));
     Ok(())
-}
-
-/// The member a field holds: its serde `rename`, or its name (`None` for the flattened `extra`).
-pub(crate) fn member_name(field: &syn::Field) -> Option<String> {
-    match serde_name(&field.attrs) {
-        Ok((_, true)) | Err(_) => None,
-        Ok((rename, false)) => {
-            let ident = field.ident.as_ref()?.to_string();
-            Some(rename.unwrap_or_else(|| ident.trim_start_matches("r#").to_owned()))
-        }
-    }
-}
-
-/// A field's serde `rename`, and whether it is `flatten`.
-pub(crate) fn serde_name(attrs: &[Attribute]) -> Result<(Option<String>, bool), String> {
-    let (mut rename, mut flatten) = (None, false);
-    for a in attrs.iter().filter(|a| a.path().is_ident("serde")) {
-        a.parse_nested_meta(|meta| {
-            if meta.path.is_ident("rename") {
-                rename = Some(meta.value()?.parse::<syn::LitStr>()?.value());
-            } else if meta.path.is_ident("flatten") {
-                flatten = true;
-            } else if meta.input.peek(Token![=]) {
-                meta.value()?.parse::<syn::Expr>()?;
-            }
-            Ok(())
-        })
-        .map_err(|e| format!("serde attribute {}: {e}", quote!(#a)))?;
-    }
-    Ok((rename, flatten))
 }

@@ -15,13 +15,13 @@
 use quote::quote;
 use syn::{Attribute, Fields, Item, Type};
 
-use crate::attributes::{attr, generic_argument, option_inner};
+use crate::attributes::{Members, attr, generic_argument, option_inner};
 use crate::corpus::Problem;
 use crate::model::{KEEPS, Model, OUTPUT_READS, ROOT_READS};
 use crate::plan::Plan;
 
 /// Adds the derive to every generated struct and enum, and the marks to the fields the rules read.
-pub fn apply(file: &mut syn::File, plan: &Plan, model: &Model) -> Result<(), Vec<Problem>> {
+pub fn apply(file: &mut syn::File, plan: &Plan, model: &Model, members: &Members) -> Result<(), Vec<Problem>> {
     let texts = string_newtypes(file);
     // What the rule layers read (the model's agent facts): the types kept, by flat name.
     let keeps: Vec<(&str, &[&str])> = KEEPS
@@ -50,8 +50,12 @@ pub fn apply(file: &mut syn::File, plan: &Plan, model: &Model) -> Result<(), Vec
                 let kept: &[&str] = keeps.iter().find(|(type_name, _)| *type_name == name).map_or(&[], |(_, f)| *f);
                 let mut marked = 0;
                 for field in &mut fields.named {
-                    let Some(json) = crate::serde_impls::member_name(field) else { continue };
-                    let (capture, keep) = (captures.contains(&json.as_str()), kept.contains(&json.as_str()));
+                    let Some(member) = field.ident.as_ref().and_then(|i| members.by_field(&name, &i.to_string()))
+                    else {
+                        continue;
+                    };
+                    let json = member.json.as_str();
+                    let (capture, keep) = (captures.contains(&json), kept.contains(&json));
                     if !capture && !keep {
                         continue;
                     }
