@@ -4,7 +4,9 @@
 //! A page gives the schema's title, description, `$id`, version and Rust type; a property table per
 //! object (the root, every definition, every inline object), with each `$ref` linked to the page
 //! and anchor of its target; the schema's valid fixtures as examples; and, for agent outputs, who
-//! produces and who consumes the document. Every anchor a link points at is an explicit
+//! produces and who consumes the document. The type column renders the contract model's type
+//! expression of each place (`model::Expr`), as the Python types do; the constraints column asks
+//! the keyword table. Every anchor a link points at is an explicit
 //! `<a id="…"></a>`, so links can be checked without a Markdown renderer.
 //!
 //! The output is deterministic: properties are listed required first (in `required` order), then
@@ -31,7 +33,7 @@ use serde_json::Value;
 
 use crate::fixtures::{self, FixtureSet};
 use jerry_contracts_codegen::corpus::{Corpus, CorpusError, Problem, Schema, relative_path};
-use jerry_contracts_codegen::model::Keyword;
+use jerry_contracts_codegen::model::{Body, Expr, Keyword, Model, TypeModel};
 use jerry_contracts_codegen::plan::{self, Plan, TypeDef};
 
 /// Name of the index page, relative to the output directory.
@@ -124,6 +126,7 @@ pub fn render(
         return Err(DocsError::Schemas(problems));
     }
     let plan = plan::plan(&corpus).map_err(DocsError::Schemas)?;
+    let model = Model::new(&corpus, &plan).map_err(DocsError::Schemas)?;
     let (fixture_sets, problems) = fixtures::discover(fixtures_dir, &corpus);
     if !problems.is_empty() {
         return Err(DocsError::Fixtures(problems));
@@ -132,6 +135,7 @@ pub fn render(
     let site = Site {
         corpus: &corpus,
         plan: &plan,
+        types: model.types.iter().map(|t| (t.flat.clone(), t)).collect(),
         anchors: corpus.schemas.iter().map(|s| (s.path.clone(), anchors_of(s))).collect(),
         agents: agents_of(&corpus),
         matrix,
@@ -860,6 +864,8 @@ fn cell(text: &str) -> String {
 struct Site<'a> {
     corpus: &'a Corpus,
     plan: &'a Plan,
+    /// The model's types by flat name: the type column renders their expressions.
+    types: BTreeMap<String, &'a TypeModel>,
     /// Schema path → pointer → anchor on its page.
     anchors: BTreeMap<String, BTreeMap<String, String>>,
     agents: BTreeMap<String, Agent>,
@@ -991,11 +997,13 @@ struct Page<'a> {
     schema: &'a Schema,
     page: String,
     out: String,
+    /// Places the model has no type expression for (the page is not written).
+    unmodelled: std::cell::RefCell<Vec<Problem>>,
 }
 
 impl<'a> Page<'a> {
     fn new(site: &'a Site<'a>, schema: &'a Schema) -> Self {
-        Self { site, schema, page: page_of(&schema.path), out: String::new() }
+        Self { site, schema, page: page_of(&schema.path), out: String::new(), unmodelled: Default::default() }
     }
 
     fn line(&mut self, text: &str) {
@@ -1054,6 +1062,10 @@ impl<'a> Page<'a> {
                 self.line("## Examples");
                 self.out.push_str(&examples);
             }
+        }
+        let unmodelled = self.unmodelled.into_inner();
+        if !unmodelled.is_empty() {
+            return Err(DocsError::Schemas(unmodelled));
         }
         Ok(self.out)
     }
@@ -1151,7 +1163,7 @@ impl<'a> Page<'a> {
             let row = format!(
                 "| {} | {} | {} | {} | {} |",
                 cell(&code(name)),
-                cell(&self.type_label(child, &at)),
+                cell(&self.type_label(&at)),
                 match (required, conventional.contains(name)) {
                     (true, _) => "yes",
                     (false, true) => "convention",
@@ -1168,7 +1180,7 @@ impl<'a> Page<'a> {
     fn summary_table(&mut self, node: &Value, pointer: &str) {
         self.line("| type | constraints |");
         self.line("|---|---|");
-        let row = format!("| {} | {} |", cell(&self.type_label(node, pointer)), cell(&constraints(node).join("<br>")));
+        let row = format!("| {} | {} |", cell(&self.type_label(pointer)), cell(&constraints(node).join("<br>")));
         self.line(&row);
         if let Some(examples) = node.get("examples").and_then(Value::as_array) {
             self.line("");
@@ -1214,78 +1226,110 @@ impl<'a> Page<'a> {
 
     /// A Markdown link to the target of `reference`, named by its Rust type.
     fn reference_link(&self, reference: &str) -> String {
-        let Ok((file, pointer)) = self.site.corpus.resolve(&self.schema.path, reference) else {
-            return code(reference);
-        };
-        let name = match self.site.plan.at(&file, &pointer) {
+        match self.site.corpus.resolve(&self.schema.path, reference) {
+            Ok((file, pointer)) => self.type_link(&file, &pointer),
+            Err(_) => code(reference),
+        }
+    }
+
+    /// The type column of the subschema at `pointer`, from the model's expression of it: named
+    /// types as links, arrays as `array of X`, maps as `map of X`, nullable values as
+    /// `X or null`, inline objects as links to their table.
+    fn type_label(&self, pointer: &str) -> String {
+        match self.expression(pointer) {
+            Some(expr) => self.expr_label(expr, pointer),
+            None => {
+                let problem = Problem::new(&self.schema.path, pointer, "the contract model has no type for this place");
+                self.unmodelled.borrow_mut().push(problem);
+                String::new()
+            }
+        }
+    }
+
+    /// The model's expression of the subschema at `pointer` of this page's schema: a declared
+    /// property's, or a named type's own.
+    fn expression(&self, pointer: &str) -> Option<&'a Expr> {
+        let site = self.site;
+        let file = self.schema.path.as_str();
+        let planned = |at: &str| site.plan.at(file, at).and_then(|t| site.types.get(&t.flat));
+        // A property: its field's expression (which names a type planned at its place).
+        if let Some((object, name)) = pointer.rsplit_once("/properties/")
+            && let Some(Body::Object { fields }) = planned(object).map(|t| &t.body)
+            && let Ok(name) = jerry_contracts_pointer::unescape(name)
+            && let Some(field) = fields.iter().find(|f| f.name == name)
+        {
+            return Some(&field.expr);
+        }
+        // A named type of its own (a definition that is not an object).
+        match &planned(pointer)?.body {
+            Body::Alias(expr) => Some(expr),
+            Body::Object { .. } | Body::Dispatch { .. } => None,
+        }
+    }
+
+    /// An expression in words (see [`Page::type_label`]); `at` is the pointer of the subschema
+    /// it is the expression of.
+    fn expr_label(&self, expr: &Expr, at: &str) -> String {
+        let inner = |label: String| if label.contains(" or ") { format!("({label})") } else { label };
+        match expr {
+            Expr::Named(flat) => {
+                let Some(t) = self.site.types.get(flat) else { return code(flat) };
+                if t.file != self.schema.path || t.pointer != at {
+                    return self.type_link(&t.file, &t.pointer);
+                }
+                // A type planned at this very place (an inline object, enum or constant).
+                match &t.body {
+                    Body::Object { .. } => match self.anchor(at) {
+                        Some(anchor) => format!("[{}](#{anchor})", t.public),
+                        None => "object".to_owned(),
+                    },
+                    Body::Alias(expr) => self.expr_label(expr, at),
+                    Body::Dispatch { .. } => "object (dispatch on `agent_id`)".to_owned(),
+                }
+            }
+            Expr::String { .. } => "string".to_owned(),
+            Expr::Integer => "integer".to_owned(),
+            Expr::Number => "number".to_owned(),
+            Expr::Boolean => "boolean".to_owned(),
+            Expr::Null => "null".to_owned(),
+            Expr::Const { value, .. } => json_type(value).to_owned(),
+            Expr::Enum { values, .. } => {
+                let kinds: BTreeSet<&str> = values.iter().map(json_type).collect();
+                kinds.into_iter().collect::<Vec<_>>().join(" or ")
+            }
+            // An array or object whose members the schema leaves open is said as its JSON type.
+            Expr::Array(item) if matches!(&**item, Expr::Any(any) if any.pointer == at) => "array".to_owned(),
+            Expr::Map(value) if matches!(&**value, Expr::Any(any) if any.pointer == at) => "object".to_owned(),
+            Expr::Array(item) => format!("array of {}", inner(self.expr_label(item, &format!("{at}/items")))),
+            Expr::Map(value) => {
+                format!("map of {}", inner(self.expr_label(value, &format!("{at}/additionalProperties"))))
+            }
+            Expr::Union(members) => members.iter().map(|m| self.expr_label(m, at)).collect::<Vec<_>>().join(" or "),
+            Expr::Nullable(value) => format!("{} or null", self.expr_label(value, at)),
+            Expr::Any(_) => "any".to_owned(),
+        }
+    }
+
+    /// A Markdown link to the planned type at `pointer` of `file`, named by its Rust type.
+    fn type_link(&self, file: &str, pointer: &str) -> String {
+        let name = match self.site.plan.at(file, pointer) {
             Some(t) => self.site.type_name(t),
-            None => pointer.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or(file.as_str()).to_owned(),
+            None => pointer.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or(file).to_owned(),
         };
-        let anchor = self.site.anchors.get(&file).and_then(|a| a.get(&pointer));
+        let anchor = self.site.anchors.get(file).and_then(|a| a.get(pointer));
         let target = if file == self.schema.path {
             match anchor {
                 Some(anchor) => format!("#{anchor}"),
                 None => relative_link(&self.page, &self.page),
             }
         } else {
-            let page = relative_link(&self.page, &page_of(&file));
+            let page = relative_link(&self.page, &page_of(file));
             match anchor {
                 Some(anchor) if !pointer.is_empty() => format!("{page}#{anchor}"),
                 _ => page,
             }
         };
         format!("[{name}]({target})")
-    }
-
-    /// The type column: `$ref`s as links, arrays as `array of X`, maps as `map of X`, nullable
-    /// values as `X or null`, inline objects as links to their table.
-    fn type_label(&self, node: &Value, pointer: &str) -> String {
-        if let Some(reference) = node.get("$ref").and_then(Value::as_str) {
-            return self.reference_link(reference);
-        }
-        if node.get("if").is_some() {
-            return "object (dispatch on `agent_id`)".to_owned();
-        }
-        let listed: Vec<&str> = match node.get("type") {
-            Some(Value::String(t)) => vec![t.as_str()],
-            Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect(),
-            _ => Vec::new(),
-        };
-        let nullable = listed.contains(&"null")
-            || node.get("enum").and_then(Value::as_array).is_some_and(|e| e.contains(&Value::Null));
-        let mut types: Vec<&str> = listed.into_iter().filter(|t| *t != "null").collect();
-        if types.is_empty()
-            && let Some(inferred) = inferred_type(node)
-        {
-            types.push(inferred);
-        }
-        let base = match types.as_slice() {
-            [] => "any".to_owned(),
-            ["array"] => match node.get("items").filter(|i| i.is_object()) {
-                Some(items) => {
-                    let inner = self.type_label(items, &format!("{pointer}/items"));
-                    if inner.contains(" or ") { format!("array of ({inner})") } else { format!("array of {inner}") }
-                }
-                None => "array".to_owned(),
-            },
-            ["object"] if is_object(node) => {
-                match (self.anchor(pointer), self.site.plan.at(&self.schema.path, pointer)) {
-                    (Some(anchor), Some(t)) => format!("[{}](#{anchor})", t.public),
-                    (Some(anchor), None) => format!("[object](#{anchor})"),
-                    _ => "object".to_owned(),
-                }
-            }
-            ["object"] => match node.get("additionalProperties").filter(|a| a.is_object()) {
-                Some(values) => {
-                    let inner = self.type_label(values, &format!("{pointer}/additionalProperties"));
-                    if inner.contains(" or ") { format!("map of ({inner})") } else { format!("map of {inner}") }
-                }
-                None => "object".to_owned(),
-            },
-            [single] => (*single).to_owned(),
-            several => several.join(" or "),
-        };
-        if nullable { format!("{base} or null") } else { base }
     }
 
     /// The description column: the schema's own description (else its `$ref` target's), and
@@ -1439,8 +1483,9 @@ impl<'a> Page<'a> {
 }
 
 /// The JSON type of a schema without `type`, from its `const`, `enum` or `properties`.
-fn inferred_type(node: &Value) -> Option<&'static str> {
-    let of = |v: &Value| match v {
+/// The JSON type of a value (`integer` for a number without a fraction or exponent).
+fn json_type(value: &Value) -> &'static str {
+    match value {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
         Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
@@ -1448,20 +1493,7 @@ fn inferred_type(node: &Value) -> Option<&'static str> {
         Value::String(_) => "string",
         Value::Array(_) => "array",
         Value::Object(_) => "object",
-    };
-    if let Some(constant) = node.get("const") {
-        return Some(of(constant));
     }
-    if let Some(values) = node.get("enum").and_then(Value::as_array) {
-        let kinds: BTreeSet<&str> = values.iter().map(of).filter(|k| *k != "null").collect();
-        if kinds.len() == 1 {
-            return kinds.into_iter().next();
-        }
-    }
-    if node.get("properties").is_some() || node.get("additionalProperties").is_some() {
-        return Some("object");
-    }
-    None
 }
 
 /// Every constraint of a schema, including those of its primitive array items (`items: …`) and
