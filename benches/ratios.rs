@@ -10,6 +10,11 @@
 //! peer in turn, so drift on the shared machine touches them alike; the table gives the median
 //! of the repetitions' ratios (and their range). `cargo bench --bench ratios` (about a minute);
 //! `REPS` (default 15) and `BATCH_MS` (default 60) tune it.
+//!
+//! The `Value` parse and `jsonschema` also run in `crates/lone-peer`, a binary that does not
+//! link this crate (`cargo build --release -p jerry-contracts-lone-peer` first, or `LONE_PEER`
+//! naming the binary), once per repetition: the "lone" columns, which the targets are judged
+//! against (docs/design.md D-167).
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "support/documents.rs"]
@@ -76,10 +81,29 @@ fn main() {
             black_box(serde_json::from_slice::<Value>(d).unwrap());
         }),
     ];
+    // The peers again in a binary of their own (`crates/lone-peer`), when it is built: run once
+    // per repetition, interleaved with the rest, on the same documents.
+    let lone = std::env::var_os("LONE_PEER").map(std::path::PathBuf::from).or_else(|| {
+        let built = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/jerry-contracts-lone-peer");
+        built.exists().then_some(built)
+    });
+    let scratch = std::env::temp_dir().join(format!("jerry-ratios-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let schemas = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
+    let lone_time = |mode: &str, file: &std::path::Path, calls: u64| -> f64 {
+        let lone = lone.as_ref().expect("the lone peer");
+        let out = std::process::Command::new(lone)
+            .args([std::ffi::OsStr::new(mode), schemas.as_os_str(), file.as_os_str(), calls.to_string().as_ref()])
+            .output()
+            .expect("the lone peer runs");
+        assert!(out.status.success(), "lone peer: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).trim().parse().expect("nanoseconds")
+    };
     println!(
-        "| document | bytes | typed::from_slice / Value | serde typed / Value | jsonschema / validate | validate | jsonschema | Value parse |"
+        "| document | bytes | typed::from_slice / Value | serde typed / Value | jsonschema / validate | validate | jsonschema | Value parse |{}",
+        if lone.is_some() { " typed / lone Value | lone jsonschema / validate | lone Value parse |" } else { "" }
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|{}", if lone.is_some() { "---:|---:|---:|" } else { "" });
     for (name, doc) in &documents {
         // Every contender must judge the document valid, or the comparison would time errors.
         assert!(jerry_contracts::validation::validate(doc).records.is_empty(), "{name}: not valid");
@@ -92,10 +116,17 @@ fn main() {
                 ((batch.as_nanos() as f64 / once) as u64).max(1)
             })
             .collect();
-        let mut per_rep: Vec<Vec<f64>> = vec![Vec::new(); peers.len()];
+        let file = scratch.join(name.replace(' ', "-"));
+        std::fs::write(&file, doc).unwrap();
+        // Columns 5 and 6: the lone peer's `Value` parse and `jsonschema`.
+        let mut per_rep: Vec<Vec<f64>> = vec![Vec::new(); peers.len() + 2];
         for _ in 0..reps {
             for (i, peer) in peers.iter().enumerate() {
                 per_rep[i].push(time(&**peer, doc, calls[i]));
+            }
+            if lone.is_some() {
+                per_rep[5].push(lone_time("value", &file, calls[4]));
+                per_rep[6].push(lone_time("jsonschema", &file, calls[1]));
             }
         }
         let ratio = |a: usize, b: usize| -> (f64, f64, f64) {
@@ -106,8 +137,13 @@ fn main() {
         };
         let shown = |(m, lo, hi): (f64, f64, f64)| format!("**{m:.2}** ({lo:.2}–{hi:.2})");
         let micros = |i: usize| format!("{:.1} µs", median(&mut per_rep[i].clone()) / 1000.0);
+        let lone_columns = if lone.is_some() {
+            format!(" {} | {} | {} |", shown(ratio(2, 5)), shown(ratio(6, 0)), micros(5))
+        } else {
+            String::new()
+        };
         println!(
-            "| {name} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {name} | {} | {} | {} | {} | {} | {} | {} |{lone_columns}",
             doc.len(),
             shown(ratio(2, 4)),
             shown(ratio(3, 4)),
@@ -117,5 +153,6 @@ fn main() {
             micros(4),
         );
     }
+    let _ = std::fs::remove_dir_all(&scratch);
     println!("\nmedian of {reps} interleaved repetitions of ~{} ms batches per peer; (range)", batch.as_millis());
 }

@@ -147,7 +147,8 @@ EOF
 }
 
 ratios() {
-    echo "== targets in wall time: cargo bench --bench ratios"
+    echo "== targets in wall time: cargo bench --bench ratios (with the lone peer, D-167)"
+    cargo build --release --quiet -p jerry-contracts-lone-peer
     cargo bench --bench ratios 2>/dev/null | tee "$JERRY_BENCH_DIR/ratios.md"
 }
 
