@@ -140,3 +140,70 @@ fn each_arm_refuses_its_agents_invalid_payload_at_the_payloads_place() {
     }
     assert!(checked >= 16, "only {checked} handoffs checked");
 }
+
+/// The document's text with the payload's `agent_id` written last (every other member in the
+/// order serde_json writes them), and with it first.
+fn agent_id_last_and_first(document: &Value) -> [Vec<u8>; 2] {
+    let mut outer = document.as_object().unwrap().clone();
+    let payload = outer.remove("payload").unwrap();
+    let payload = payload.as_object().unwrap();
+    let others: Vec<String> = payload
+        .iter()
+        .filter(|(name, _)| *name != "agent_id")
+        .map(|(name, value)| format!("{}:{value}", Value::from(name.as_str())))
+        .collect();
+    let agent = format!("\"agent_id\":{}", payload["agent_id"]);
+    let write = |members: Vec<String>| {
+        let mut text = serde_json::to_string(&outer).unwrap();
+        text.pop();
+        if !outer.is_empty() {
+            text.push(',');
+        }
+        text.push_str(&format!("\"payload\":{{{}}}}}", members.join(",")));
+        text.into_bytes()
+    };
+    let last = write(others.iter().cloned().chain([agent.clone()]).collect());
+    let first = write([agent].into_iter().chain(others).collect());
+    [last, first]
+}
+
+#[test]
+fn a_payload_reads_the_same_wherever_its_agent_id_is() {
+    // `agent_id` first is read in one pass; anywhere else the payload is read again from its
+    // text: the same value, the same verdict, the same first error at the same place.
+    let entry = typed::find("session_context/v1.1.0.json", "").unwrap();
+    let (mut checked, mut refused) = (0, 0);
+    for (agent, _) in agents() {
+        for verdict in ["valid", "invalid"] {
+            for (path, document) in fixtures_of(verdict, &agent) {
+                let shown = path.display();
+                let [last, first] = agent_id_last_and_first(&document);
+                assert_eq!(
+                    jerry_contracts::validation::validate(&last).records,
+                    jerry_contracts::validation::validate(&first).records,
+                    "{shown}"
+                );
+                match (entry.relay(&last), entry.relay(&first)) {
+                    (Ok(last), Ok(first)) => {
+                        let read = |text: &str| serde_json::from_str::<SessionContext>(text).unwrap();
+                        assert_eq!(read(&last), read(&first), "{shown}");
+                        assert_eq!(read(&last).payload.agent_id(), Some(agent.as_str()), "{shown}");
+                    }
+                    (Err(last), Err(first)) => {
+                        assert_eq!(last.pointer, first.pointer, "{shown}");
+                        assert!(last.pointer.starts_with("/payload"), "{shown}: {last}");
+                        // The line and column are the document's own, not the payload text's.
+                        let words = |message: &str| message.rsplit_once(" at line ").map(|(w, _)| w.to_owned());
+                        assert_eq!(words(&last.message), words(&first.message), "{shown}");
+                        assert!(last.message.contains(" at line 1 column "), "{shown}: {last}");
+                        refused += 1;
+                    }
+                    (last, first) => panic!("{shown}: agent_id last {last:?}, first {first:?}"),
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 32, "only {checked} handoffs checked");
+    assert!(refused >= 4, "only {refused} handoffs refused by the read itself");
+}

@@ -7,7 +7,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::violation::{NESTED_PREFIX, NESTED_SUFFIX, Stage, Violation, pointer_of};
+use super::violation::{Stage, Violation};
 
 /// One generated type and the schema it comes from.
 #[derive(Debug, Clone, Copy)]
@@ -129,8 +129,8 @@ pub fn read_value<T: DeserializeOwned>(value: &Value) -> Result<T, Violation> {
     read_slice_with(text.as_bytes(), false, Positions::Drop)
 }
 
-/// Reads `T` straight from JSON bytes in one pass; only when that fails are the bytes read again,
-/// tracking the path, to give the first error its JSON Pointer.
+/// Reads `T` straight from JSON bytes in one pass; the first error names its place (`located`),
+/// which becomes the violation's JSON Pointer.
 pub fn read_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Violation> {
     read_slice_with(bytes, false, Positions::Keep)
 }
@@ -159,35 +159,19 @@ fn read_slice_with<T: DeserializeOwned>(
     } else {
         crate::__private::read::from_bytes(bytes)
     };
-    read.map_err(|first| {
-        match crate::__private::read::tracked::<T>(bytes) {
-            Err(err) => {
-                let (line, column) = (err.inner().line(), err.inner().column());
-                let mut violation = violation(err);
-                if positions == Positions::Drop && line != 0 {
-                    let position = format!(" at line {line} column {column}");
-                    if let Some(message) = violation.message.strip_suffix(&position) {
-                        violation.message = message.to_owned();
-                    }
-                }
-                violation
-            }
-            // Not reached: the same bytes fail the same way; report the first error regardless.
-            Ok(_) => Violation { pointer: String::new(), message: first.to_string(), stage: Stage::Shape },
-        }
-    })
+    read.map_err(|err| violation(&err, positions))
 }
 
-fn violation<E: std::fmt::Display>(err: serde_path_to_error::Error<E>) -> Violation {
-    let mut pointer = pointer_of(err.path());
-    let mut message = err.into_inner().to_string();
-    // A type that deserialises its content itself (the payload dispatch) reports the inner
-    // place in its message; move it into the pointer.
-    if let Some((inner, rest)) = message.strip_prefix(NESTED_PREFIX).and_then(|m| m.split_once(NESTED_SUFFIX)) {
-        pointer.push_str(inner);
-        message = rest.to_owned();
+/// The violation a read's error says: the place it names (`located`), and the message, with
+/// serde_json's line and column or without.
+fn violation(err: &serde_json::Error, positions: Positions) -> Violation {
+    let message = err.to_string();
+    let (pointer, mut message) = super::located::split(&message);
+    if positions == Positions::Drop && err.line() != 0 {
+        let position = format!(" at line {} column {}", err.line(), err.column());
+        message = message.strip_suffix(&position).unwrap_or(message);
     }
-    Violation { pointer, message, stage: Stage::Shape }
+    Violation { pointer, message: message.to_owned(), stage: Stage::Shape }
 }
 
 #[cfg(test)]

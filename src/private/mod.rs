@@ -11,6 +11,7 @@
 mod catalogue;
 pub mod double_option;
 mod impls;
+pub mod located;
 #[cfg(feature = "testing")]
 pub mod poke;
 pub mod raw;

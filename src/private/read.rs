@@ -1,7 +1,8 @@
 //! The runtime of the generated deserialisers: object keys read without a copy where the input
-//! allows it, unknown members kept as raw JSON text, duplicate members refused (naming the member,
-//! so that a path-tracking reader points at it), and a [`Value`] reader that refuses duplicates
-//! too, so that every read path gives the same verdict on the same bytes.
+//! allows it, unknown members kept as raw JSON text, duplicate members refused (the error placed
+//! at the member, `located`), the payload dispatch's read of the members up to `agent_id`, and a
+//! [`Value`] reader that refuses duplicates too, so that every read path gives the same verdict
+//! on the same bytes.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -10,8 +11,8 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use super::located::{At, Step, at};
 pub use super::raw::DUPLICATE;
-use super::violation::{Stage, Violation, nested, pointer_of};
 use crate::extra::Extra;
 
 /// An object key: borrowed from the input when it has no escapes.
@@ -39,8 +40,7 @@ impl<'de> de::Deserialize<'de> for Key<'de> {
     }
 }
 
-/// Fails on the value of a member whose name was already read, so that the error's path (with
-/// `serde_path_to_error`) is the member's own.
+/// Fails on the value of a member whose name was already read, placing the error at the member.
 pub fn duplicate<'de, A: MapAccess<'de>>(map: &mut A, name: &str) -> Result<(), A::Error> {
     struct Refuse<'a>(&'a str);
     impl<'de> DeserializeSeed<'de> for Refuse<'_> {
@@ -49,7 +49,7 @@ pub fn duplicate<'de, A: MapAccess<'de>>(map: &mut A, name: &str) -> Result<(), 
             Err(de::Error::custom(format_args!("{DUPLICATE}`{}`", self.0)))
         }
     }
-    map.next_value_seed(Refuse(name))
+    map.next_value_seed(At::member(name, Refuse(name)))
 }
 
 /// An object read as a map (a schema's `additionalProperties`, a `BTreeMap<String, T>` field) as
@@ -71,7 +71,7 @@ impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for DistinctMember
                     if members.contains_key(name.as_ref()) {
                         duplicate(&mut map, &name)?;
                     }
-                    let value = map.next_value()?;
+                    let value = super::located::next_value_at::<_, T>(&mut map, &name)?;
                     members.insert(name.into_owned(), value);
                 }
                 Ok(DistinctMembers(members))
@@ -87,7 +87,7 @@ pub fn unknown<'de, A: MapAccess<'de>>(map: &mut A, extra: &mut Extra, name: Key
     if extra.contains_key(&name.0) {
         return duplicate(map, &name.0);
     }
-    let raw = map.next_value_seed(super::raw::Seed)?;
+    let raw = map.next_value_seed(At::member(&name.0, super::raw::Seed))?;
     NestedCaptures::note(raw.get());
     if raw.get().starts_with(['{', '[']) {
         serde_json::from_str::<Distinct>(raw.get()).map_err(|err| {
@@ -228,8 +228,12 @@ impl<'de> Visitor<'de> for StrictVisitor {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
-        while let Some(StrictValue(item)) = seq.next_element()? {
-            items.push(item);
+        loop {
+            match seq.next_element::<StrictValue>() {
+                Ok(Some(StrictValue(item))) => items.push(item),
+                Ok(None) => break,
+                Err(err) => return Err(super::located::at_index(err, items.len())),
+            }
         }
         Ok(Value::Array(items))
     }
@@ -239,7 +243,7 @@ impl<'de> Visitor<'de> for StrictVisitor {
             if object.contains_key(name.as_ref()) {
                 duplicate(&mut map, &name)?;
             }
-            let StrictValue(value) = map.next_value()?;
+            let StrictValue(value) = super::located::next_value_at::<_, StrictValue>(&mut map, &name)?;
             object.insert(name.into_owned(), value);
         }
         Ok(Value::Object(object))
@@ -393,7 +397,7 @@ pub fn value_too_deep(value: &Value) -> Option<String> {
 /// [`DEPTH_LIMIT`] (judged before serde_json reads), the bracket that opens the level past it.
 pub fn place(bytes: &[u8], err: &serde_json::Error) -> (usize, usize) {
     if err.line() == 0
-        && err.to_string().starts_with(RECURSION)
+        && super::located::split(&err.to_string()).1.starts_with(RECURSION)
         && let Some(place) = too_deep(bytes)
     {
         return place;
@@ -425,6 +429,8 @@ pub fn malformed(bytes: &[u8], err: &serde_json::Error) -> String {
     let (line, column) = (err.line(), err.column());
     let message = err.to_string();
     let what = message.rfind(" at line ").map_or(message.as_str(), |at| &message[..at]);
+    // The place an error inside a member names is the pointer's to give, not the message's.
+    let what = super::located::split(what).1;
     if message.starts_with(TOO_COSTLY) {
         return format!("{TOO_COSTLY} ({} MiB); it was not read", TREE_LIMIT >> 20);
     }
@@ -534,29 +540,31 @@ fn judged<'de, T: serde::Deserialize<'de>>(bytes: &'de [u8], text: Option<&'de s
     if too_deep(bytes).is_some() {
         return Err(too_deep_error());
     }
-    let Some(text) = text else {
-        // Bytes that are not UTF-8 never read; the reader that finds the first error, at its
-        // line and column, is [`tracked`]'s, so that a generated type is not read by one more.
-        let mut deserializer = serde_json::Deserializer::from_reader(bytes);
-        deserializer.disable_recursion_limit();
-        let value =
-            serde_path_to_error::deserialize(&mut deserializer).map_err(serde_path_to_error::Error::into_inner)?;
-        deserializer.end()?;
-        return Ok(value);
-    };
+    let Some(text) = text else { return Err(not_utf8::<T>(bytes)) };
     finish(serde_json::Deserializer::from_str(text))
 }
 
-/// Reads `T` from `bytes` again, tracking the path, for the JSON Pointer of the first error a
-/// read by [`from_bytes`] met. The reader is the one [`Prefixed`] replays a member with
-/// (`serde_json`'s `IoRead`, which gives the same values and errors as its slice reader): a
-/// generated type is read by one deserializer on the way that succeeds ([`from_bytes`]) and one
-/// on the way that finds an error, whatever the input started as (D-166).
-pub(crate) fn tracked<T: serde::de::DeserializeOwned>(
-    bytes: &[u8],
-) -> Result<T, serde_path_to_error::Error<serde_json::Error>> {
-    let mut deserializer = serde_json::Deserializer::from_reader(bytes);
-    serde_path_to_error::deserialize(&mut deserializer)
+/// The first error of bytes that are not UTF-8 (they never read), as serde_json's slice reader
+/// gives it, without reading a generated type by one more reader (D-166). The text up to the
+/// first byte that is not UTF-8 is read as `T`: the two readers read it alike, so an error there
+/// other than its end (which the slice reader does not meet) is the slice reader's. Otherwise the
+/// slice reader's first error is at or after that byte, where the read of any value meets it
+/// ([`Distinct`] keeps nothing, and checks strings as UTF-8).
+fn not_utf8<'de, T: serde::Deserialize<'de>>(bytes: &'de [u8]) -> serde_json::Error {
+    let valid = simdutf8::compat::from_utf8(bytes).err().map_or(bytes.len(), |err| err.valid_up_to());
+    if let Some(Ok(prefix)) = bytes.get(..valid).map(std::str::from_utf8)
+        && let Err(err) = finish::<_, T>(serde_json::Deserializer::from_str(prefix))
+        && !super::located::split(&err.to_string()).1.starts_with("EOF while parsing")
+    {
+        return err;
+    }
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    deserializer.disable_recursion_limit();
+    match <Distinct as de::Deserialize>::deserialize(&mut deserializer).and_then(|Distinct| deserializer.end()) {
+        Err(err) => err,
+        // Not reached: bytes that are not UTF-8 are not JSON.
+        Ok(()) => de::Error::custom("the document is not UTF-8 text"),
+    }
 }
 
 /// Whether a read on this thread captured an array or object as raw text (an unknown member, a
@@ -607,29 +615,19 @@ pub struct DuplicateMember {
     pub message: String,
 }
 
-/// Reads `bytes` again, tracking the path, when [`value_from_slice`] failed: the duplicate member
-/// it failed on, if that was the reason.
+/// Reads `bytes` again when [`value_from_slice`] failed: the duplicate member it failed on, if that
+/// was the reason.
 pub fn duplicate_member(bytes: &[u8]) -> Option<DuplicateMember> {
-    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let err = serde_path_to_error::deserialize::<_, StrictValue>(&mut deserializer).err()?;
-    let message = err.inner().to_string();
+    let err = serde_json::from_slice::<StrictValue>(bytes).err()?;
+    let message = err.to_string();
+    let (pointer, message) = super::located::split(&message);
     if !message.starts_with(DUPLICATE) {
         return None;
     }
-    let pointer = pointer_of(err.path());
-    Some(DuplicateMember { pointer, message })
+    Some(DuplicateMember { pointer, message: message.to_owned() })
 }
 
-/// A member read ahead of the rest: the payload dispatch reads members up to `agent_id` before
-/// it knows the type, then hands them to that type ahead of the unread ones.
-pub enum Pending {
-    /// A string without escapes: its text, and its JSON text for a reader that keeps raw JSON.
-    Plain(String, Box<RawValue>),
-    /// Any value, as its JSON text.
-    Raw(Box<RawValue>),
-}
-
-/// The replay of a [`Pending::Plain`] string: as a string to every reader, except one that asks
+/// The `agent_id` member read first, replayed as a string to every reader, except one that asks
 /// for raw JSON (an unknown member kept as text), which gets the JSON text.
 struct PlainString {
     text: String,
@@ -674,93 +672,85 @@ impl<'de> Deserializer<'de> for PlainString {
     }
 }
 
-/// A map of members read ahead ([`Pending`]) followed by the members not yet read.
-pub struct Prefixed<'de, A> {
-    pending: std::vec::IntoIter<(Cow<'de, str>, Pending)>,
-    value: Option<(Cow<'de, str>, Pending)>,
-    rest: Option<A>,
+/// A payload's members as [`tag_first`] found them.
+pub enum Tagged<'de, A> {
+    /// `agent_id` came first, a string without escapes (the usual case): the agent it names, and
+    /// the map of the payload's members from `agent_id` on, read in the one pass.
+    First(String, Prefixed<'de, A>),
+    /// Anything else: the agent named by the first `agent_id`, if it is a string, and the whole
+    /// object as JSON text, to be read again ([`replayed`] says what went wrong in it).
+    Text(Option<String>, String),
 }
 
-impl<'de, A> Prefixed<'de, A> {
-    /// `pending` first, then the rest of `rest` (`None` once it has ended).
-    pub fn new(pending: Vec<(Cow<'de, str>, Pending)>, rest: Option<A>) -> Self {
-        Self { pending: pending.into_iter(), value: None, rest }
-    }
+/// The `agent_id` member of a payload, read first, followed by the members not yet read.
+pub struct Prefixed<'de, A> {
+    first: Option<(Cow<'de, str>, PlainString)>,
+    value: Option<(Cow<'de, str>, PlainString)>,
+    rest: A,
 }
 
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for Prefixed<'de, A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
-        if let Some((key, value)) = self.pending.next() {
+        if let Some((key, value)) = self.first.take() {
             let read = seed.deserialize(de::value::CowStrDeserializer::new(key.clone())).map(Some);
             self.value = Some((key, value));
             return read;
         }
-        match &mut self.rest {
-            Some(rest) => rest.next_key_seed(seed),
-            None => Ok(None),
-        }
+        self.rest.next_key_seed(seed)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
         match self.value.take() {
-            Some((key, Pending::Plain(text, raw))) => seed.deserialize(PlainString { text, raw }).map_err(|err| {
-                de::Error::custom(nested(&Violation {
-                    pointer: format!("/{}", jerry_contracts_pointer::escape(&key)),
-                    message: err.to_string(),
-                    stage: Stage::Shape,
-                }))
-            }),
-            Some((key, Pending::Raw(raw))) => {
-                let mut deserializer = serde_json::Deserializer::from_reader(raw.get().as_bytes());
-                let mut track = serde_path_to_error::Track::new();
-                seed.deserialize(serde_path_to_error::Deserializer::new(&mut deserializer, &mut track)).map_err(|err| {
-                    // The place inside the replayed value, for `typed::from_slice` and friends.
-                    let mut pointer = format!("/{}", jerry_contracts_pointer::escape(&key));
-                    pointer.push_str(&pointer_of(&track.path()));
-                    let message = err.to_string();
-                    let position = format!(" at line {} column {}", err.line(), err.column());
-                    let message = message.strip_suffix(&position).unwrap_or(&message);
-                    de::Error::custom(nested(&Violation { pointer, message: message.to_owned(), stage: Stage::Shape }))
-                })
-            }
-            None => match &mut self.rest {
-                Some(rest) => rest.next_value_seed(seed),
-                None => Err(de::Error::custom("a value without its member name")),
-            },
+            Some((key, plain)) => seed.deserialize(plain).map_err(|err| de::Error::custom(at(err, Step::Member(&key)))),
+            None => self.rest.next_value_seed(seed),
         }
     }
 }
 
-/// Reads the members of a payload up to its `agent_id` (one pass when `agent_id` is first):
-/// the agent named, if the value is a string, and a map that replays what was read.
-pub fn tag_first<'de, A: MapAccess<'de>>(mut map: A) -> Result<(Option<String>, Prefixed<'de, A>), A::Error> {
-    let mut pending = Vec::new();
+/// Reads the members of a payload up to its `agent_id`, for the dispatch on it: one pass when
+/// `agent_id` comes first as a plain string, as it usually does. Otherwise every member is read
+/// as its JSON text and the object is handed back as text, to be read again as the type the agent
+/// names: a reader that replayed the members read ahead through a reader of their own
+/// instantiated every payload type's serde code once more (D-166).
+pub fn tag_first<'de, A: MapAccess<'de>>(mut map: A) -> Result<Tagged<'de, A>, A::Error> {
+    let mut text = String::from("{");
     let mut agent = None;
-    let mut ended = true;
+    let mut named = false;
     while let Some(Key(name)) = map.next_key()? {
-        let raw = map.next_value_seed(super::raw::Seed)?;
+        let raw = map.next_value_seed(At::member(&name, super::raw::Seed))?;
         NestedCaptures::note(raw.get());
-        if name == "agent_id" {
-            ended = false;
-            // A plain string (the usual case) is handed on as text: no replay, no path tracking.
-            let text = raw.get();
-            match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).filter(|t| !t.contains(['\\', '"'])) {
-                Some(plain) => {
-                    agent = Some(plain.to_owned());
-                    pending.push((name, Pending::Plain(plain.to_owned(), raw)));
-                }
-                None => {
-                    agent = serde_json::from_str::<String>(text).ok();
-                    pending.push((name, Pending::Raw(raw)));
-                }
+        if name == "agent_id" && !named {
+            named = true;
+            let json = raw.get();
+            let plain = json.strip_prefix('"').and_then(|t| t.strip_suffix('"')).filter(|t| !t.contains(['\\', '"']));
+            if let (Some(plain), true) = (plain, text.len() == 1) {
+                let plain = plain.to_owned();
+                let first = PlainString { text: plain.clone(), raw };
+                return Ok(Tagged::First(plain, Prefixed { first: Some((name, first)), value: None, rest: map }));
             }
-            break;
+            agent = serde_json::from_str::<String>(json).ok();
         }
-        pending.push((name, Pending::Raw(raw)));
+        if text.len() > 1 {
+            text.push(',');
+        }
+        // A name read from JSON text writes back as JSON text.
+        text.push_str(&serde_json::to_string(name.as_ref()).map_err(de::Error::custom)?);
+        text.push(':');
+        text.push_str(raw.get());
     }
-    Ok((agent, Prefixed::new(pending, (!ended).then_some(map))))
+    text.push('}');
+    Ok(Tagged::Text(agent, text))
+}
+
+/// The error of reading a payload again from its text ([`Tagged::Text`]), for the reader of the
+/// document: its place is kept, its line and column (in the payload's text, not the document's)
+/// are left for the document's reader to give.
+pub fn replayed<E: de::Error>(err: serde_json::Error) -> E {
+    let message = err.to_string();
+    let position = format!(" at line {} column {}", err.line(), err.column());
+    E::custom(message.strip_suffix(&position).unwrap_or(&message))
 }
 
 #[cfg(test)]
@@ -830,6 +820,25 @@ mod tests {
             bytes.extend(&after);
             let ours = from_bytes::<Value>(&bytes).map_err(|e| e.to_string());
             let theirs = serde_json::from_slice::<Value>(&bytes).map_err(|e| e.to_string());
+            proptest::prop_assert_eq!(ours, theirs);
+        }
+
+        /// A generated type, bytes inside a string it reads and after a member it refuses (a
+        /// number where text belongs): the same verdict and the same error, its place aside
+        /// (bytes that are not UTF-8 are judged without reading the type by one more reader).
+        #[test]
+        fn from_bytes_agrees_on_any_bytes_as_a_generated_type(
+            inside in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..16),
+            refused in proptest::prelude::any::<bool>(),
+            after in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..3),
+        ) {
+            let mut bytes = br#"{"overall": 0.5, "reasoning": ""#.to_vec();
+            bytes.extend(&inside);
+            bytes.extend(if refused { &br#"", "breakdown": 7}"#[..] } else { &br#""}"#[..] });
+            bytes.extend(&after);
+            let said = |err: serde_json::Error| crate::__private::located::split(&err.to_string()).1.to_owned();
+            let ours = from_bytes::<crate::common::ConfidenceScore>(&bytes).map(drop).map_err(said);
+            let theirs = serde_json::from_slice::<crate::common::ConfidenceScore>(&bytes).map(drop).map_err(said);
             proptest::prop_assert_eq!(ours, theirs);
         }
     }

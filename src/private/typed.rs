@@ -1,6 +1,5 @@
 //! The runtime of the generated type catalogue ([`TypeEntry`]): the typed check,
-//! round trip, relay, skim and soundness probes each generated type's entry points at, and the
-//! message format of a nested violation.
+//! round trip, relay, skim and soundness probes each generated type's entry points at.
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -8,7 +7,7 @@ use serde_json::Value;
 pub use super::catalogue::{Hooks, TypeEntry, read_contract_slice, read_slice, read_value};
 #[cfg(feature = "testing")]
 pub use super::catalogue::{entries, find};
-pub use super::violation::{NESTED_PREFIX, NESTED_SUFFIX, Stage, Violation, nested, pointer_of};
+pub use super::violation::{Stage, Violation};
 
 /// The catalogue entry of one generated type (what the generated `TYPES` holds).
 pub const fn entry(schema: &'static str, pointer: &'static str, rust_path: &'static str, hooks: Hooks) -> TypeEntry {

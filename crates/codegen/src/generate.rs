@@ -87,7 +87,10 @@ pub fn source(plan: &Plan, model: &Model) -> Result<String, Vec<Problem>> {
                 <::std::option::Option<T> as ::serde::Deserialize>::deserialize(deserializer)
             }
             /// Deserialises an optional field that, when present, must hold a value (serde would
-            /// otherwise read `null` as `None` and accept what the schema rejects).
+            /// otherwise read `null` as `None` and accept what the schema rejects). The typed
+            /// read reads such a field through the runtime's `located::Present`; the skim calls
+            /// this where it reads the field whole, which not every set of types has.
+            #[allow(dead_code)]
             fn present<'de, D, T>(deserializer: D) -> ::std::result::Result<::std::option::Option<T>, D::Error>
             where
                 D: ::serde::Deserializer<'de>,
@@ -330,7 +333,7 @@ fn dispatch(def: &TypeDef, agent_types: &[&str]) -> Option<TokenStream> {
     });
     let arms = variants.iter().map(|(variant, target, agent)| {
         quote! {
-            ::std::option::Option::Some(#agent) => <#target as ::serde::Deserialize>::deserialize(__rest)
+            ::std::option::Option::Some(#agent) => <#target as ::serde::Deserialize>::deserialize(__d)
                 .map(|v| #name::#variant(::std::boxed::Box::new(v))),
         }
     });
@@ -404,15 +407,30 @@ fn dispatch(def: &TypeDef, agent_types: &[&str]) -> Option<TokenStream> {
                         f.write_str("an object (a payload)")
                     }
                     fn visit_map<A: ::serde::de::MapAccess<'de>>(self, map: A) -> ::std::result::Result<#name, A::Error> {
-                        // The members up to `agent_id` choose the type, which reads them and
-                        // then the rest of the object: one pass when `agent_id` comes first.
-                        let (__agent, __rest) = ::jerry_contracts::__private::read::tag_first(map)?;
-                        let __rest = ::serde::de::value::MapAccessDeserializer::new(__rest);
-                        match __agent.as_deref() {
-                            #(#arms)*
-                            _ => <#fallback_ty as ::serde::Deserialize>::deserialize(__rest)
-                                .map(|v| #name::Generic(::std::boxed::Box::new(v))),
+                        // `agent_id` first chooses the type, which reads it and then the rest of
+                        // the object, in one pass; otherwise the object is read again from its text.
+                        match ::jerry_contracts::__private::read::tag_first(map)? {
+                            ::jerry_contracts::__private::read::Tagged::First(__agent, __rest) => {
+                                __dispatch(::std::option::Option::Some(&__agent), ::serde::de::value::MapAccessDeserializer::new(__rest))
+                            }
+                            ::jerry_contracts::__private::read::Tagged::Text(__agent, __text) => {
+                                let mut __d = ::serde_json::Deserializer::from_str(&__text);
+                                __dispatch(__agent.as_deref(), &mut __d)
+                                    .and_then(|__v| __d.end().map(|()| __v))
+                                    .map_err(::jerry_contracts::__private::read::replayed)
+                            }
                         }
+                    }
+                }
+                /// The payload as the type `agent` names, read from `__d`.
+                fn __dispatch<'x, __D: ::serde::Deserializer<'x>>(
+                    agent: ::std::option::Option<&str>,
+                    __d: __D,
+                ) -> ::std::result::Result<#name, __D::Error> {
+                    match agent {
+                        #(#arms)*
+                        _ => <#fallback_ty as ::serde::Deserialize>::deserialize(__d)
+                            .map(|v| #name::Generic(::std::boxed::Box::new(v))),
                     }
                 }
                 deserializer.deserialize_map(__Visitor)

@@ -71,7 +71,14 @@ mod tests {
         assert!(text.contains("\"type\"=>{if__f0.is_some()"), "{text}");
         assert!(text.contains("read::duplicate(&mut__map,\"type\")"), "{text}");
         assert!(text.contains("read::missing(\"type\")"), "a required member is missing when absent: {text}");
-        assert!(text.contains("present(__d)"), "the field's read helper is used: {text}");
+        assert!(
+            text.contains("located::next_value_seed_at(&mut__map,\"note\",::jerry_contracts::__private::located::Present(::jerry_contracts::__private::located::whole::<::std::string::String>()))"),
+            "an optional member given must hold a value, read by the runtime's seed: {text}"
+        );
+        assert!(
+            text.contains("located::next_value_at::<_,::std::string::String>(&mut__map,\"type\")"),
+            "an error inside a member names it: {text}"
+        );
         assert!(text.contains("read::unknown(&mut__map,&mut__extra,__key)"), "{text}");
         assert!(text.contains("extra:__extra"), "{text}");
     }

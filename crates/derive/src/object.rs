@@ -9,7 +9,19 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::{Data, DeriveInput, Fields, Type};
 
-use crate::attrs::{field_serde, holds_json_value, json_name, map_value, option_inner};
+use crate::attrs::{field_serde, generic_argument, holds_json_value, json_name, map_value, option_inner};
+
+/// The runtime module of placed errors (`src/private/located.rs`).
+const LOCATED: Located = Located;
+
+/// Writes the path of the runtime module of placed errors.
+struct Located;
+
+impl quote::ToTokens for Located {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        tokens.extend(quote!(::jerry_contracts::__private::located));
+    }
+}
 
 /// The two impls for a struct with named fields and an `extra` field.
 pub(crate) fn expand(item: &DeriveInput) -> syn::Result<TokenStream> {
@@ -38,11 +50,16 @@ pub(crate) fn expand(item: &DeriveInput) -> syn::Result<TokenStream> {
         let slot = format_ident!("__f{index}");
         slots.push(quote!(let mut #slot: ::std::option::Option<#ty> = ::std::option::Option::None;));
         let read = if holds_json_value(ty) {
-            strict_read(ty, serde.deserialize_with.as_ref())
+            strict_read(ty, Some(&json), serde.deserialize_with.as_ref())
         } else if let Some(read) =
-            members_read(ty, serde.with().as_deref()).map_err(|m| syn::Error::new_spanned(field, m))?
+            members_read(ty, &json, serde.with().as_deref()).map_err(|m| syn::Error::new_spanned(field, m))?
         {
             read
+        } else if let (Some("present"), Some(inner)) = (serde.with().as_deref(), option_inner(ty)) {
+            // An optional member that, when given, holds a value (`null` refused): the runtime's
+            // seed, shared by every such member of one type, rather than a wrapper type each.
+            let seed = seed(inner);
+            quote!(#LOCATED::next_value_seed_at(&mut __map, #json, #LOCATED::Present(#seed))?)
         } else if let Some(path) = &serde.deserialize_with {
             quote! {{
                 struct __With(#ty);
@@ -51,10 +68,17 @@ pub(crate) fn expand(item: &DeriveInput) -> syn::Result<TokenStream> {
                         #path(__d).map(__With)
                     }
                 }
-                ::serde::de::MapAccess::next_value::<__With>(&mut __map)?.0
+                #LOCATED::next_value_at::<_, __With>(&mut __map, #json)?.0
             }}
         } else {
-            quote!(::serde::de::MapAccess::next_value::<#ty>(&mut __map)?)
+            if generic_argument(ty, "Vec").is_some()
+                || option_inner(ty).is_some_and(|t| generic_argument(t, "Vec").is_some())
+            {
+                let seed = seed(ty);
+                quote!(#LOCATED::next_value_seed_at(&mut __map, #json, #seed)?)
+            } else {
+                quote!(#LOCATED::next_value_at::<_, #ty>(&mut __map, #json)?)
+            }
         };
         arms.push(quote! {
             #json => {
@@ -135,12 +159,12 @@ pub(crate) fn expand(item: &DeriveInput) -> syn::Result<TokenStream> {
 /// `present`): the runtime's `DistinctMembers`, which refuses a name given twice as every other
 /// object read does (serde's `BTreeMap` keeps the last value and loses the first). `None` for a
 /// field holding no map; an error for a map held any other way, which the derive cannot carry.
-fn members_read(ty: &Type, with: Option<&str>) -> Result<Option<TokenStream>, String> {
+fn members_read(ty: &Type, json: &str, with: Option<&str>) -> Result<Option<TokenStream>, String> {
     let shown = crate::attrs::shown(ty);
     if !shown.contains("BTreeMap<") {
         return Ok(None);
     }
-    let read = |value: &Type| quote!(::serde::de::MapAccess::next_value::<::jerry_contracts::__private::read::DistinctMembers<#value>>(&mut __map)?.0);
+    let read = |value: &Type| quote!(#LOCATED::next_value_at::<_, ::jerry_contracts::__private::read::DistinctMembers<#value>>(&mut __map, #json)?.0);
     let tokens = match (with, option_inner(ty)) {
         (None, None) => map_value(ty).map(read),
         (Some("present"), Some(inner)) => map_value(inner).map(|value| {
@@ -154,13 +178,17 @@ fn members_read(ty: &Type, with: Option<&str>) -> Result<Option<TokenStream>, St
 
 /// Reads a field of free-form JSON as the runtime's strict value (a member named twice anywhere
 /// in it is an error, D-111), then as its type (with its `deserialize_with`, if any).
-pub(crate) fn strict_read(ty: &Type, deserialize_with: Option<&syn::ExprPath>) -> TokenStream {
+pub(crate) fn strict_read(ty: &Type, json: Option<&str>, deserialize_with: Option<&syn::ExprPath>) -> TokenStream {
     let convert = match deserialize_with {
         Some(path) => quote!(#path(__strict)),
         None => quote!(<#ty as ::serde::Deserialize>::deserialize(__strict)),
     };
-    // The conversion happens inside `next_value`, so that a path-tracking reader places its
-    // error at the field.
+    // The conversion happens inside `next_value`, so that its error is placed at the member
+    // (when `json` names it).
+    let read = match json {
+        Some(json) => quote!(#LOCATED::next_value_at::<_, __Strict>(&mut __map, #json)?.0),
+        None => quote!(::serde::de::MapAccess::next_value::<__Strict>(&mut __map)?.0),
+    };
     quote! {{
         struct __Strict(#ty);
         impl<'de> ::serde::Deserialize<'de> for __Strict {
@@ -170,6 +198,22 @@ pub(crate) fn strict_read(ty: &Type, deserialize_with: Option<&syn::ExprPath>) -
                 __typed.map(__Strict).map_err(::serde::de::Error::custom)
             }
         }
-        ::serde::de::MapAccess::next_value::<__Strict>(&mut __map)?.0
+        #read
     }}
+}
+
+/// The seed a field of type `ty` is read with: an array (also an optional one) element by
+/// element, so that an error inside an element names its index; anything else whole.
+fn seed(ty: &Type) -> TokenStream {
+    if let Some(item) = generic_argument(ty, "Vec") {
+        let item = seed(item);
+        return quote!(#LOCATED::Elements(#item));
+    }
+    if let Some(inner) = option_inner(ty)
+        && generic_argument(inner, "Vec").is_some()
+    {
+        let inner = seed(inner);
+        return quote!(#LOCATED::Optional(#inner));
+    }
+    quote!(#LOCATED::whole::<#ty>())
 }

@@ -354,7 +354,7 @@ fn value_type<'t>(ty: &'t Type, serde: &FieldSerde) -> (Option<&'t Type>, bool) 
 fn whole(ty: &Type, attrs: &[Attribute], serde: &FieldSerde) -> TokenStream {
     let (defs, check) = checker(ty, attrs);
     if holds_json_value(ty) {
-        let read = crate::object::strict_read(ty, serde.deserialize_with.as_ref());
+        let read = crate::object::strict_read(ty, None, serde.deserialize_with.as_ref());
         return quote! {{
             #defs
             let __v = #read;
