@@ -83,34 +83,6 @@ pub fn split(message: &str) -> (String, &str) {
     (pointer, rest)
 }
 
-/// Reads with `seed` the value at `step`, placing any error from inside it there. (An error of
-/// the container around it, a missing comma say, is the container's: it is met before the seed.)
-pub struct At<'a, S> {
-    step: Step<'a>,
-    seed: S,
-}
-
-impl<'a, S> At<'a, S> {
-    /// The value of member `name`.
-    pub fn member(name: &'a str, seed: S) -> Self {
-        Self { step: Step::Member(name), seed }
-    }
-
-    /// The element at `index`.
-    pub fn index(index: usize, seed: S) -> Self {
-        Self { step: Step::Index(index), seed }
-    }
-}
-
-impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for At<'_, S> {
-    type Value = S::Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
-        let step = self.step;
-        self.seed.deserialize(deserializer).map_err(|err| at(err, step))
-    }
-}
-
 /// Reads the value of member `name` of `map` as `T`, placing any error from inside it there.
 /// The read is `next_value` itself; only the error takes the cold path that names the member.
 #[inline(always)]

@@ -11,7 +11,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::located::{At, Step, at};
+use super::located::{Step, at};
 pub use super::raw::DUPLICATE;
 use crate::extra::Extra;
 
@@ -49,7 +49,7 @@ pub fn duplicate<'de, A: MapAccess<'de>>(map: &mut A, name: &str) -> Result<(), 
             Err(de::Error::custom(format_args!("{DUPLICATE}`{}`", self.0)))
         }
     }
-    map.next_value_seed(At::member(name, Refuse(name)))
+    super::located::next_value_seed_at(map, name, Refuse(name))
 }
 
 /// An object read as a map (a schema's `additionalProperties`, a `BTreeMap<String, T>` field) as
@@ -87,7 +87,7 @@ pub fn unknown<'de, A: MapAccess<'de>>(map: &mut A, extra: &mut Extra, name: Key
     if extra.contains_key(&name.0) {
         return duplicate(map, &name.0);
     }
-    let raw = map.next_value_seed(At::member(&name.0, super::raw::Seed))?;
+    let raw = super::located::next_value_seed_at(map, &name.0, super::raw::Seed)?;
     NestedCaptures::note(raw.get());
     if raw.get().starts_with(['{', '[']) {
         serde_json::from_str::<Distinct>(raw.get()).map_err(|err| {
@@ -719,7 +719,7 @@ pub fn tag_first<'de, A: MapAccess<'de>>(mut map: A) -> Result<Tagged<'de, A>, A
     let mut agent = None;
     let mut named = false;
     while let Some(Key(name)) = map.next_key()? {
-        let raw = map.next_value_seed(At::member(&name, super::raw::Seed))?;
+        let raw = super::located::next_value_seed_at(&mut map, &name, super::raw::Seed)?;
         NestedCaptures::note(raw.get());
         if name == "agent_id" && !named {
             named = true;
