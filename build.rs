@@ -1,38 +1,47 @@
-//! Generates the contract types from `schemas/` into `OUT_DIR/contracts.rs` with the
-//! `jerry-contracts-codegen` crate. Cargo reruns this only when a schema or this file changes; a
-//! schema the generator cannot carry into types fails the build, naming the file and JSON Pointer.
+//! Checks that the committed generated Rust (`src/generated/contracts.rs`, which the crate
+//! includes) was generated from the schemas as they are: its header records every schema file's
+//! fingerprint, and a schema changed, added or removed since fails the build, naming each file
+//! and the command that regenerates the code (D-168). The generator itself runs when the
+//! artifacts are blessed, never in a user's build. With `JERRY_BLESS` set (the bless run) a stale
+//! file is a warning, so that the run that rewrites it can build.
 
-use std::path::{Path, PathBuf};
+#[path = "build/fingerprint.rs"]
+#[allow(dead_code, reason = "the generator writes the fingerprint; the build script only reads it")]
+mod fingerprint;
+
+use std::path::PathBuf;
 use std::{env, fs, process};
+
+/// Where the generated Rust is committed, under the crate's root.
+const GENERATED: &str = "src/generated/contracts.rs";
 
 fn main() {
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
     let schemas = manifest.join("schemas");
+    let generated = manifest.join(GENERATED);
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build/fingerprint.rs");
+    println!("cargo:rerun-if-changed={}", generated.display());
     println!("cargo:rerun-if-changed={}", schemas.display());
-    let mut files = Vec::new();
-    collect(&schemas, &mut files);
-    for file in &files {
-        println!("cargo:rerun-if-changed={}", file.display());
+    println!("cargo:rerun-if-env-changed=JERRY_BLESS");
+    let now = fingerprint::schemas(&schemas).unwrap_or_else(|e| fail(&format!("cannot read the schemas: {e}")));
+    for (path, _) in &now {
+        println!("cargo:rerun-if-changed={}", schemas.join(path).display());
     }
-    let source = match jerry_contracts_codegen::generate(&schemas) {
-        Ok(source) => source,
-        Err(err) => fail(&format!("cannot generate the contract types from {}:\n{err}", schemas.display())),
-    };
-    let out = PathBuf::from(env::var_os("OUT_DIR").unwrap_or_default()).join("contracts.rs");
-    if let Err(err) = fs::write(&out, source) {
-        fail(&format!("cannot write {}: {err}", out.display()));
+    let source = fs::read_to_string(&generated)
+        .unwrap_or_else(|e| fail(&format!("cannot read the generated types {}: {e}", generated.display())));
+    let stale = fingerprint::differences(&fingerprint::read(&source), &now);
+    if stale.is_empty() {
+        return;
     }
-}
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else { return };
-    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
-        if path.is_dir() {
-            collect(&path, out);
-        } else if path.extension().is_some_and(|e| e == "json") {
-            out.push(path);
-        }
+    let message = format!(
+        "{GENERATED} was generated from other schemas ({}); regenerate it with `scripts/bless.sh`",
+        stale.join(", ")
+    );
+    if env::var_os("JERRY_BLESS").is_some() {
+        println!("cargo:warning={message}");
+    } else {
+        fail(&message);
     }
 }
 

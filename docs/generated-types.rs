@@ -3,7 +3,7 @@
 //
 // The declarations of 5 representative types of the 316 the generator writes (24849
 // lines in all), each followed by the list of what else is generated for it. Not
-// compiled: the crate includes the whole generated file from its build script.
+// compiled: the crate includes the whole generated file, src/generated/contracts.rs.
 
 // ---- ConfidenceScore ----
 

@@ -43,7 +43,9 @@
 // as external types.
 extern crate self as jerry_contracts;
 
-include!(concat!(env!("OUT_DIR"), "/contracts.rs"));
+// The contract types, generated from `schemas/` and committed (D-168); the build script checks
+// that they were generated from the schemas as they are.
+include!("generated/contracts.rs");
 
 /// Every schema's `$id` is this prefix followed by the schema's path under `schemas/`,
 /// e.g. `https://jerry.dev/schemas/agents/ps/researcher_output.json`.

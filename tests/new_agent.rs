@@ -1,5 +1,6 @@
 //! Adding an agent is adding its schema: a copy of this package with one more nse-* agent schema
-//! (and nothing else changed) is built, and a standalone output of the new agent gets every rule
+//! (and nothing else changed) refuses to build until its generated Rust is regenerated (D-168),
+//! as a developer's `scripts/bless.sh` does; regenerated, it is built, and a standalone output of the new agent gets every rule
 //! that applies to all agents, CON-001 included, on every path (bytes, parsed value, typed
 //! value). The agent knowledge the rules read is generated (`AgentOutput`, `AgentInfo`); a hand
 //! table that forgot the new agent would skip its rules silently.
@@ -125,6 +126,7 @@ fn a_new_agent_schema_gets_every_rule() {
     let dir = package.path();
     copy_dir(&Path::new(ROOT).join("src"), &dir.join("src"));
     copy_dir(&Path::new(ROOT).join("schemas"), &dir.join("schemas"));
+    copy_dir(&Path::new(ROOT).join("build"), &dir.join("build"));
     for file in ["build.rs", "README.md", "Cargo.lock"] {
         fs::copy(Path::new(ROOT).join(file), dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
     }
@@ -135,6 +137,25 @@ fn a_new_agent_schema_gets_every_rule() {
     fs::write(dir.join("examples/probe.rs"), PROBE).unwrap_or_else(|e| panic!("probe: {e}"));
     let doc = dir.join("document.json");
     fs::write(&doc, document().to_string()).unwrap_or_else(|e| panic!("document: {e}"));
+
+    // The schemas moved on since the committed generated Rust: the build names the new file.
+    let stale = Command::new(env!("CARGO"))
+        .args(["build", "--quiet", "--offline", "--lib"])
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env_remove("RUSTFLAGS")
+        .env_remove("JERRY_BLESS")
+        .output()
+        .unwrap_or_else(|e| panic!("cargo: {e}"));
+    let stderr = String::from_utf8_lossy(&stale.stderr);
+    assert!(!stale.status.success(), "a copy whose generated Rust is stale must not build");
+    assert!(
+        stderr.contains("schemas/agents/nse/safety_output.json is new") && stderr.contains("scripts/bless.sh"),
+        "the build names the new schema and the command that regenerates:\n{stderr}"
+    );
+    let generated = jerry_contracts_codegen::generate(&dir.join("schemas")).unwrap_or_else(|e| panic!("generate: {e}"));
+    fs::write(dir.join(jerry_contracts_codegen::GENERATED_PATH), generated)
+        .unwrap_or_else(|e| panic!("generated: {e}"));
 
     let output = Command::new(env!("CARGO"))
         .args(["run", "--quiet", "--offline", "--example", "probe", "--"])

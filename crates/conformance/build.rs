@@ -1,7 +1,7 @@
 //! Generates the conformance corpus's types: every schema group of `suite/*.json` (in the
 //! style of the JSON-Schema-Test-Suite) becomes a schema file `<suite>/<name>.json` under
-//! `OUT_DIR/schemas`, and the library's own generator turns that corpus into Rust types, exactly
-//! as the library's `build.rs` does for `schemas/`.
+//! `OUT_DIR/schemas`, and the library's own generator turns that corpus into Rust types, as it does
+//! for the library's `schemas/` (here at build time, into `OUT_DIR`).
 
 use std::path::{Path, PathBuf};
 use std::{env, fs, process};
@@ -26,7 +26,7 @@ fn main() {
         println!("cargo:rerun-if-changed={}", file.display());
         write_groups(file, &schemas);
     }
-    let source = match jerry_contracts_codegen::generate(&schemas) {
+    let source = match jerry_contracts_codegen::generate_with(&schemas, jerry_contracts_codegen::Embed::Absolute) {
         Ok(source) => source,
         Err(err) => fail(&format!("cannot generate the conformance types:\n{err}")),
     };

@@ -554,21 +554,32 @@ fn item_name(item: &syn::Item) -> Option<String> {
     }
 }
 
-/// The schema files themselves, embedded with `include_str!` for the registry.
-pub fn embedded(corpus: &crate::Corpus, dir: &std::path::Path) -> String {
-    let base = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+/// The schema files themselves, embedded with `include_str!` for the registry: by their path
+/// under the including crate's root (`CARGO_MANIFEST_DIR/schemas/…`) wherever the crate is
+/// built, or, given `absolute` (the schema directory), by their absolute path.
+pub fn embedded(corpus: &crate::Corpus, absolute: Option<&std::path::Path>) -> Result<String, Vec<Problem>> {
     let entries = corpus.schemas.iter().map(|schema| {
-        let file = base.join(&schema.path).to_string_lossy().replace('\\', "/");
         let (path, id) = (&schema.path, &schema.id);
-        quote! { ::jerry_contracts::__private::EmbeddedSchema { path: #path, id: #id, text: include_str!(#file) }, }
+        let file = match absolute {
+            None => {
+                let file = format!("/schemas/{path}");
+                quote!(concat!(env!("CARGO_MANIFEST_DIR"), #file))
+            }
+            Some(base) => {
+                let file = base.join(path).to_string_lossy().replace('\\', "/");
+                quote!(#file)
+            }
+        };
+        quote! {
+            ::jerry_contracts::__private::EmbeddedSchema { path: #path, id: #id, text: include_str!(#file) },
+        }
     });
     let tokens = quote! {
         /// Every schema file of the corpus, as written.
         #[doc(hidden)]
         pub static EMBEDDED_SCHEMAS: &[::jerry_contracts::__private::EmbeddedSchema] = &[#(#entries)*];
     };
-    match syn::parse2::<syn::File>(tokens) {
-        Ok(file) => prettyplease::unparse(&file),
-        Err(_) => String::new(),
-    }
+    let file: syn::File = syn::parse2(tokens)
+        .map_err(|e| vec![Problem::new("schemas/", "", format!("the embedded schemas do not parse: {e}"))])?;
+    Ok(prettyplease::unparse(&file))
 }
