@@ -15,7 +15,7 @@ use syn::visit_mut::VisitMut;
 use syn::{Attribute, Fields, Item, Type};
 
 use crate::corpus::Problem;
-use crate::model::{Bounds, Checks, Keyword, UriForm};
+use crate::model::{Bounds, Checks, Field, Keyword, Model, UriForm, nullable};
 use crate::plan::{Kind, Plan, TypeDef};
 
 /// Each generated struct's declared members, as this pass names and types its fields. The later
@@ -59,7 +59,7 @@ impl Members {
 pub const EXTRA_FIELD: &str = "extra";
 
 /// Applies the pass to every item typify generated, and says which field holds which member.
-pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<Members, Vec<Problem>> {
+pub fn apply(file: &mut syn::File, plan: &Plan, model: &Model) -> Result<Members, Vec<Problem>> {
     let mut problems = Vec::new();
     let mut members = Members::default();
     let patterns = crate::naming::pattern_statics(plan);
@@ -67,7 +67,8 @@ pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<Members, Vec<Problem>>
         match item {
             Item::Struct(item) => {
                 let Some(def) = plan.get(&item.ident.to_string()) else { continue };
-                match structure(item, def, plan, &patterns) {
+                let fields = model.object(&def.flat).map(|(fields, _)| fields);
+                match structure(item, def, fields, plan, &patterns) {
                     Ok(Some(fields)) => {
                         members.0.insert(def.flat.clone(), fields);
                     }
@@ -187,7 +188,7 @@ fn type_attrs(attrs: &mut Vec<Attribute>, def: &TypeDef, validates: bool, said: 
     attrs.push(attr("#[cfg_attr(feature = \"schemars\", derive(::schemars::JsonSchema))]"));
     if !said.is_empty() {
         // After the derive that introduces the `schemars` attribute.
-        attrs.push(schema_description(def.source.get("description")));
+        attrs.push(schema_description(def.source.get(Keyword::Description.as_str())));
     }
 }
 
@@ -215,10 +216,12 @@ fn enumeration(item: &mut syn::ItemEnum, def: &TypeDef) {
     }
 }
 
-/// Completes one struct; for a struct with named fields, its members.
+/// Completes one struct (`declared`: the model's fields of an object); for a struct with named
+/// fields, its members.
 fn structure(
     item: &mut syn::ItemStruct,
     def: &TypeDef,
+    declared: Option<&[Field]>,
     plan: &Plan,
     patterns: &[String],
 ) -> Result<Option<Vec<Member>>, Problem> {
@@ -231,26 +234,22 @@ fn structure(
     match (&def.kind, &mut item.fields) {
         (Kind::Struct, Fields::Named(fields)) => {
             item.attrs.push(attr("#[garde(allow_unvalidated)]"));
-            let properties = source.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
-            let required: Vec<&str> = source
-                .get("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect();
+            let properties =
+                source.get(Keyword::Properties.as_str()).and_then(Value::as_object).cloned().unwrap_or_default();
             let mut members = Vec::new();
             for field in fields.named.iter_mut() {
                 let ident = field.ident.as_ref().map(ToString::to_string).unwrap_or_default();
                 let json_name = serde_rename(&field.attrs).unwrap_or_else(|| ident.clone());
-                let Some(schema) = properties.get(&json_name).and_then(Value::as_object) else {
+                let declared = declared.into_iter().flatten().find(|f| f.name == json_name);
+                let (Some(declared), Some(schema)) = (declared, properties.get(&json_name).and_then(Value::as_object))
+                else {
                     return Err(Problem::new(
                         &def.file,
                         &def.pointer,
                         format!("typify produced field {ident} for no property"),
                     ));
                 };
-                let at = format!("{}/properties/{}", def.pointer, jerry_contracts_pointer::escape(&json_name));
+                let at = declared.pointer.clone();
                 if json_name != ident {
                     // garde names fields by their identifier (it ignores `rename`), so the field
                     // must be spelled as the JSON property: a raw identifier for a keyword.
@@ -268,8 +267,8 @@ fn structure(
                         .attrs
                         .retain(|a| !a.path().is_ident("serde") || serde_rename(std::slice::from_ref(a)).is_none());
                 }
-                let is_required = required.contains(&json_name.as_str());
-                let nullable = is_nullable(schema);
+                let is_required = declared.required;
+                let nullable = nullable(schema);
                 members.push(Member {
                     json: json_name.clone(),
                     field: field.ident.as_ref().map(ToString::to_string).unwrap_or_default(),
@@ -288,7 +287,7 @@ fn structure(
                         field.attrs.push(doc(""));
                     }
                     field.attrs.push(doc(&constraints_line(&rules.said)));
-                    field.attrs.push(schema_description(schema.get("description")));
+                    field.attrs.push(schema_description(schema.get(Keyword::Description.as_str())));
                 }
             }
             let extra_ident = quote::format_ident!("{EXTRA_FIELD}");
@@ -373,11 +372,6 @@ fn number_conversion(item: &syn::ItemStruct) -> Option<Item> {
         }
     })
     .ok()
-}
-
-fn is_nullable(schema: &Map<String, Value>) -> bool {
-    schema.get("type").and_then(Value::as_array).is_some_and(|t| t.iter().any(|v| v == "null"))
-        || schema.get("enum").and_then(Value::as_array).is_some_and(|e| e.contains(&Value::Null))
 }
 
 /// Makes a field `Option<T>` when optional, `Option<Option<T>>` when optional and nullable, and
@@ -636,14 +630,14 @@ fn target_validates(def: &TypeDef, reference: &str, plan: &Plan) -> bool {
 
 /// Whether an array element or map value of this schema is a type that validates itself.
 fn element_validates(def: &TypeDef, at: &str, schema: &Value, plan: &Plan) -> bool {
-    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+    if let Some(reference) = schema.get(Keyword::Ref.as_str()).and_then(Value::as_str) {
         return target_validates(def, reference, plan);
     }
     if let Some(target) = plan.at(&def.file, at) {
         return target.validates;
     }
     // Nested arrays of plain values (such as the N2 matrix) carry no rule.
-    schema.get("items").is_some_and(|items| element_validates(def, &format!("{at}/items"), items, plan))
+    schema.get(Keyword::Items.as_str()).is_some_and(|items| element_validates(def, &format!("{at}/items"), items, plan))
 }
 
 #[cfg(test)]

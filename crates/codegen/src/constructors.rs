@@ -10,6 +10,7 @@ use syn::{Fields, Item, Type};
 
 use crate::attributes::{EXTRA_FIELD, Members};
 use crate::corpus::Problem;
+use crate::model::Model;
 use crate::plan::{Kind, Plan};
 
 /// Structs whose constructor is hand-written in the library (the v1.1 envelope's `new` fills in
@@ -17,7 +18,7 @@ use crate::plan::{Kind, Plan};
 const HAND_WRITTEN: &[(&str, &str)] = &[("session_context/v1.1.0.json", "")];
 
 /// Applies the pass to the generated items.
-pub fn apply(file: &mut syn::File, plan: &Plan, members: &Members) -> Result<(), Vec<Problem>> {
+pub fn apply(file: &mut syn::File, plan: &Plan, model: &Model, members: &Members) -> Result<(), Vec<Problem>> {
     let mut added = Vec::new();
     let mut problems = Vec::new();
     for item in &file.items {
@@ -48,14 +49,7 @@ pub fn apply(file: &mut syn::File, plan: &Plan, members: &Members) -> Result<(),
                     continue;
                 }
                 // Parameters in the order of the schema's `required` list.
-                let required: Vec<&str> = def
-                    .source
-                    .get("required")
-                    .and_then(serde_json::Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(serde_json::Value::as_str)
-                    .collect();
+                let required: &[String] = model.object(&def.flat).map_or(&[], |(_, required)| required);
                 let position = |json: &str| required.iter().position(|r| *r == json).unwrap_or(usize::MAX);
                 let mut params = Vec::new();
                 let mut inits = Vec::new();

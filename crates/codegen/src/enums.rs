@@ -76,7 +76,7 @@ fn string_enums(schema: &serde_json::Value, pointer: &mut String, found: &mut im
             for (key, value) in map {
                 let length = pointer.len();
                 jerry_contracts_pointer::push(pointer, key);
-                if key == "enum"
+                if key == crate::model::Keyword::Enum.as_str()
                     && let Some(items) = value.as_array()
                     && let Some(values) =
                         items.iter().map(|v| v.as_str().map(str::to_owned)).collect::<Option<Vec<_>>>()

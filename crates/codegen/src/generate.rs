@@ -18,9 +18,9 @@ use crate::plan::{FLAT_MODULE, Kind, Plan, TypeDef};
 /// Generates the complete source file for `plan`.
 pub fn source(plan: &Plan, model: &Model) -> Result<String, Vec<Problem>> {
     let mut file = shapes(plan)?;
-    let members = attributes::apply(&mut file, plan)?;
+    let members = attributes::apply(&mut file, plan, model)?;
     crate::newtypes::apply(&mut file, plan)?;
-    crate::constructors::apply(&mut file, plan, &members)?;
+    crate::constructors::apply(&mut file, plan, model, &members)?;
     crate::enums::apply(&mut file, plan)?;
     crate::skim::apply(&mut file, plan, model, &members)?;
     crate::serde_impls::apply(&mut file, plan, &members)?;
@@ -36,11 +36,8 @@ pub fn source(plan: &Plan, model: &Model) -> Result<String, Vec<Problem>> {
         let target: syn::Type = syn::parse_str(&format!("::{path}"))
             .map_err(|e| vec![Problem::new(&def.file, &def.pointer, format!("bad type path {path}: {e}"))])?;
         let ident = format_ident!("{}", def.flat);
-        let doc = format!(
-            " {} Schema: `{}`",
-            def.source.get("description").and_then(|d| d.as_str()).unwrap_or(""),
-            def.location()
-        );
+        let description = model.type_named(&def.flat).and_then(|t| t.description.as_deref());
+        let doc = format!(" {} Schema: `{}`", description.unwrap_or(""), def.location());
         aliases.push(quote! { #[doc = #doc] pub type #ident = #target; });
     }
     let flat_items = file.items;
@@ -56,7 +53,7 @@ pub fn source(plan: &Plan, model: &Model) -> Result<String, Vec<Problem>> {
         }
     });
     let agent_types = agent_flat_names(model);
-    let dispatches = plan.types.iter().filter_map(|def| dispatch(def, &agent_types));
+    let dispatches = plan.types.iter().filter_map(|def| dispatch(def, model, &agent_types));
     let documents = documents(plan, model);
     let roots = roots_table(plan, model);
     let contracts = contracts(plan, &emitted);
@@ -314,13 +311,13 @@ fn reading(def: &TypeDef, agents: &[&str]) -> Option<&'static str> {
 
 /// `agent_types`: the flat names of the agent outputs (the branches that hold one implement
 /// `AgentOutput`).
-fn dispatch(def: &TypeDef, agent_types: &[&str]) -> Option<TokenStream> {
+fn dispatch(def: &TypeDef, model: &Model, agent_types: &[&str]) -> Option<TokenStream> {
     let Kind::Dispatch { branches, fallback } = &def.kind else { return None };
     let name = format_ident!("{}", def.flat);
     let fallback_ty = format_ident!("{}", fallback);
     let doc = format!(
         " {} Dispatched on `agent_id`: an agent with an output schema gives that variant, any other payload `Generic`.",
-        def.source.get("description").and_then(|d| d.as_str()).unwrap_or("A payload.")
+        model.type_named(&def.flat).and_then(|t| t.description.as_deref()).unwrap_or("A payload.")
     );
     let location = format!(" Schema: `{}`", def.location());
     let variants: Vec<(syn::Ident, syn::Ident, String)> = branches

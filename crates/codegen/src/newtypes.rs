@@ -12,6 +12,7 @@ use serde_json::Value;
 use syn::{Fields, Item, Visibility};
 
 use crate::corpus::Problem;
+use crate::model::Checks;
 use crate::plan::Plan;
 
 /// Applies the pass to the generated items.
@@ -109,19 +110,21 @@ pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
     Ok(())
 }
 
-/// The schema rules of a string type, as the error says them ("it must match the pattern …").
+/// The schema rules of a string type, as the error says them ("it must match the pattern …"):
+/// the value checks of the keyword table ([`Checks`]) the type's schema asks.
 fn rule(schema: &Value) -> Option<String> {
+    let checks = Checks::of(schema.as_object()?);
     let mut parts = Vec::new();
-    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+    if let Some(pattern) = checks.pattern {
         parts.push(format!("match the pattern {pattern}"));
     }
-    if let Some(min) = schema.get("minLength").and_then(Value::as_u64) {
+    if let Some(min) = checks.characters.min.and_then(Value::as_u64) {
         parts.push(format!("have at least {min} character{}", if min == 1 { "" } else { "s" }));
     }
-    if let Some(max) = schema.get("maxLength").and_then(Value::as_u64) {
+    if let Some(max) = checks.characters.max.and_then(Value::as_u64) {
         parts.push(format!("have at most {max} characters"));
     }
-    if let Some(format) = schema.get("format").and_then(Value::as_str) {
+    if let Some(format) = checks.format {
         parts.push(format!("be a {format}"));
     }
     (!parts.is_empty()).then(|| format!("it must {}", parts.join(" and ")))

@@ -68,7 +68,7 @@ pub fn source(model: &Model) -> Result<String, Vec<Problem>> {
     for ty in &model.types {
         emitter.file.clone_from(&ty.file);
         match &ty.body {
-            Body::Object { fields } => body.push_str(&emitter.typed_dict(ty, fields, &flats)),
+            Body::Object { fields, .. } => body.push_str(&emitter.typed_dict(ty, fields, &flats)),
             Body::Dispatch { branches, fallback } => {
                 let members: Vec<String> =
                     branches.iter().map(|(_, target)| literal(target)).chain([literal(fallback)]).collect();

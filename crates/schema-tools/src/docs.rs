@@ -1254,7 +1254,7 @@ impl<'a> Page<'a> {
         let planned = |at: &str| site.plan.at(file, at).and_then(|t| site.types.get(&t.flat));
         // A property: its field's expression (which names a type planned at its place).
         if let Some((object, name)) = pointer.rsplit_once("/properties/")
-            && let Some(Body::Object { fields }) = planned(object).map(|t| &t.body)
+            && let Some(Body::Object { fields, .. }) = planned(object).map(|t| &t.body)
             && let Ok(name) = jerry_contracts_pointer::unescape(name)
             && let Some(field) = fields.iter().find(|f| f.name == name)
         {

@@ -187,7 +187,7 @@ impl Walk<'_> {
         match expr {
             Expr::Named(flat) if flat == self.target => true,
             Expr::Named(flat) => match self.body(flat) {
-                Some(Body::Object { fields }) => fields.iter().any(|f| self.reaches(&f.expr, depth + 1)),
+                Some(Body::Object { fields, .. }) => fields.iter().any(|f| self.reaches(&f.expr, depth + 1)),
                 Some(Body::Alias(inner)) => self.reaches(inner, depth + 1),
                 Some(Body::Dispatch { branches, fallback }) => branches
                     .iter()
@@ -217,7 +217,7 @@ impl Walk<'_> {
                 Ok(())
             }
             Expr::Named(flat) => match self.body(flat) {
-                Some(Body::Object { fields }) => {
+                Some(Body::Object { fields, .. }) => {
                     for field in fields.iter().filter(|f| self.reaches(&f.expr, 0)) {
                         steps.push(Step::Member(field.name.clone()));
                         let walked = self.places(&field.expr, steps, out, depth + 1);

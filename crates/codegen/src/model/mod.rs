@@ -20,7 +20,7 @@ pub use agents::{
 pub use checks::{Bounds, Checks, holds_floats};
 pub use constraint::{Constraint, Layer, Source, constraints};
 pub use keyword::{Bound, Check, FORMATS, Keyword, UriForm};
-pub use types::{AnyValue, Body, Expr, Field, TypeModel, types};
+pub use types::{AnyValue, Body, Expr, Field, TypeModel, nullable, types};
 
 use crate::corpus::{Corpus, Problem};
 use crate::plan::Plan;
@@ -44,5 +44,19 @@ impl Model {
         let types = types(corpus, plan)?;
         let agents = agents(plan, &types)?;
         Ok(Model { constraints: constraints(corpus), types, agents })
+    }
+
+    /// The type of flat name `flat`.
+    pub fn type_named(&self, flat: &str) -> Option<&TypeModel> {
+        self.types.iter().find(|t| t.flat == flat)
+    }
+
+    /// The declared fields of the object type `flat` and the members it requires, in the
+    /// schema's `required` order; `None` when `flat` is not an object type.
+    pub fn object(&self, flat: &str) -> Option<(&[Field], &[String])> {
+        match &self.type_named(flat)?.body {
+            Body::Object { fields, required } => Some((fields, required)),
+            _ => None,
+        }
     }
 }

@@ -45,6 +45,9 @@ pub enum Body {
     Object {
         /// The declared properties, in the schema's order.
         fields: Vec<Field>,
+        /// The names of the members the object must have, in the order of the schema's
+        /// `required` list (the order of a constructor's parameters).
+        required: Vec<String>,
     },
     /// Another name for a type expression: an enum, a constant, a named scalar, array or map.
     Alias(Expr),
@@ -201,7 +204,7 @@ impl Reader<'_> {
                 expr,
             });
         }
-        Body::Object { fields }
+        Body::Object { fields, required: required.iter().map(|name| (*name).to_owned()).collect() }
     }
 
     /// The expression of the subschema at `pointer` in `file`: the name of its planned type if it
@@ -340,7 +343,7 @@ fn union(mut members: Vec<Expr>) -> Expr {
 }
 
 /// Whether a schema allows `null` beside its other values.
-pub(crate) fn nullable(map: &Map<String, Value>) -> bool {
+pub fn nullable(map: &Map<String, Value>) -> bool {
     let listed = match map.get(Keyword::Type.as_str()) {
         Some(Value::Array(list)) => list.iter().any(|t| t == "null"),
         _ => false,
@@ -381,7 +384,7 @@ mod tests {
         .unwrap_or_else(|problems| panic!("{problems:?}"));
         let root = types.iter().find(|t| t.pointer.is_empty()).expect("the root type");
         assert_eq!((root.flat.as_str(), root.title.as_deref()), ("Move", Some("Move")));
-        let Body::Object { fields } = &root.body else { panic!("{root:?}") };
+        let Body::Object { fields, .. } = &root.body else { panic!("{root:?}") };
         let field = |name: &str| fields.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("no field {name}"));
         assert!(field("from").required && !field("to").required);
         assert_eq!(field("from").expr, Expr::String { format: Some("date".into()) });
