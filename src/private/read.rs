@@ -52,6 +52,25 @@ pub fn duplicate<'de, A: MapAccess<'de>>(map: &mut A, name: &str) -> Result<(), 
     super::located::next_value_seed_at(map, name, Refuse(name))
 }
 
+/// Reads the value of member `name` of `map` into `slot` with `seed`: the one read of a declared
+/// member in the `Object` derive. A member the object named before is an error at its second
+/// occurrence; an error from inside the value is placed at the member. One function for every
+/// member of the same kind (the seed's type), instead of the same steps written out in every
+/// struct's reader.
+#[inline]
+pub fn member<'de, A: MapAccess<'de>, S: DeserializeSeed<'de>>(
+    map: &mut A,
+    name: &str,
+    slot: &mut Option<S::Value>,
+    seed: S,
+) -> Result<(), A::Error> {
+    if slot.is_some() {
+        return duplicate(map, name);
+    }
+    *slot = Some(super::located::next_value_seed_at(map, name, seed)?);
+    Ok(())
+}
+
 /// An object read as a map (a schema's `additionalProperties`, a `BTreeMap<String, T>` field) as
 /// serde reads a `BTreeMap`, except that a name given twice is an error naming it, as in every
 /// other object the crate reads: serde's own read keeps the last value and loses the first.
@@ -78,6 +97,23 @@ impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for DistinctMember
             }
         }
         deserializer.deserialize_map(Members(std::marker::PhantomData))
+    }
+}
+
+/// The seed of a [`DistinctMembers`] read that gives its map (the `Object` derive's read of a
+/// field holding one).
+pub const fn distinct_members<T>() -> DistinctMembersSeed<T> {
+    DistinctMembersSeed(std::marker::PhantomData)
+}
+
+/// See [`distinct_members`].
+pub struct DistinctMembersSeed<T>(std::marker::PhantomData<fn() -> T>);
+
+impl<'de, T: serde::Deserialize<'de>> DeserializeSeed<'de> for DistinctMembersSeed<T> {
+    type Value = std::collections::BTreeMap<String, T>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        <DistinctMembers<T> as serde::Deserialize<'de>>::deserialize(deserializer).map(|members| members.0)
     }
 }
 

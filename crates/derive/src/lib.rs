@@ -68,16 +68,14 @@ mod tests {
             }
         });
         let text = expanded(&item, crate::object::expand).replace(' ', "");
-        assert!(text.contains("\"type\"=>{if__f0.is_some()"), "{text}");
-        assert!(text.contains("read::duplicate(&mut__map,\"type\")"), "{text}");
+        assert!(
+            text.contains("\"type\"=>::jerry_contracts::__private::read::member(&mut__map,\"type\",&mut__f0,::jerry_contracts::__private::located::whole::<::std::string::String>())?"),
+            "a member is read into its slot by the runtime, which refuses a second one and places an error inside it: {text}"
+        );
         assert!(text.contains("read::missing(\"type\")"), "a required member is missing when absent: {text}");
         assert!(
-            text.contains("located::next_value_seed_at(&mut__map,\"note\",::jerry_contracts::__private::located::Present(::jerry_contracts::__private::located::whole::<::std::string::String>()))"),
+            text.contains("read::member(&mut__map,\"note\",&mut__f1,::jerry_contracts::__private::located::Present(::jerry_contracts::__private::located::whole::<::std::string::String>()))"),
             "an optional member given must hold a value, read by the runtime's seed: {text}"
-        );
-        assert!(
-            text.contains("located::next_value_at::<_,::std::string::String>(&mut__map,\"type\")"),
-            "an error inside a member names it: {text}"
         );
         assert!(text.contains("read::unknown(&mut__map,&mut__extra,__key)"), "{text}");
         assert!(text.contains("extra:__extra"), "{text}");

@@ -49,43 +49,51 @@ pub(crate) fn expand(item: &DeriveInput) -> syn::Result<TokenStream> {
         let json = json_name(ident, &serde);
         let slot = format_ident!("__f{index}");
         slots.push(quote!(let mut #slot: ::std::option::Option<#ty> = ::std::option::Option::None;));
-        let read = if holds_json_value(ty) {
-            strict_read(ty, Some(&json), serde.deserialize_with.as_ref())
-        } else if let Some(read) =
-            members_read(ty, &json, serde.with().as_deref()).map_err(|m| syn::Error::new_spanned(field, m))?
+        // Most members are read with a seed, by the runtime's one `member` function; a member
+        // read through a type of its own (free-form JSON, a `deserialize_with`) is read in place.
+        let seeded = if holds_json_value(ty) {
+            None
+        } else if let Some(seed) =
+            members_seed(ty, serde.with().as_deref()).map_err(|m| syn::Error::new_spanned(field, m))?
         {
-            read
+            Some(seed)
         } else if let (Some("present"), Some(inner)) = (serde.with().as_deref(), option_inner(ty)) {
             // An optional member that, when given, holds a value (`null` refused): the runtime's
             // seed, shared by every such member of one type, rather than a wrapper type each.
             let seed = seed(inner);
-            quote!(#LOCATED::next_value_seed_at(&mut __map, #json, #LOCATED::Present(#seed))?)
-        } else if let Some(path) = &serde.deserialize_with {
-            quote! {{
-                struct __With(#ty);
-                impl<'de> ::serde::Deserialize<'de> for __With {
-                    fn deserialize<__D: ::serde::Deserializer<'de>>(__d: __D) -> ::std::result::Result<Self, __D::Error> {
-                        #path(__d).map(__With)
+            Some(quote!(#LOCATED::Present(#seed)))
+        } else if serde.deserialize_with.is_some() {
+            None
+        } else {
+            Some(seed(ty))
+        };
+        arms.push(match seeded {
+            Some(seed) => quote! {
+                #json => ::jerry_contracts::__private::read::member(&mut __map, #json, &mut #slot, #seed)?,
+            },
+            None => {
+                let read = if holds_json_value(ty) {
+                    strict_read(ty, Some(&json), serde.deserialize_with.as_ref())
+                } else {
+                    let path = &serde.deserialize_with;
+                    quote! {{
+                        struct __With(#ty);
+                        impl<'de> ::serde::Deserialize<'de> for __With {
+                            fn deserialize<__D: ::serde::Deserializer<'de>>(__d: __D) -> ::std::result::Result<Self, __D::Error> {
+                                #path(__d).map(__With)
+                            }
+                        }
+                        #LOCATED::next_value_at::<_, __With>(&mut __map, #json)?.0
+                    }}
+                };
+                quote! {
+                    #json => {
+                        if #slot.is_some() {
+                            ::jerry_contracts::__private::read::duplicate(&mut __map, #json)?;
+                        }
+                        #slot = ::std::option::Option::Some(#read);
                     }
                 }
-                #LOCATED::next_value_at::<_, __With>(&mut __map, #json)?.0
-            }}
-        } else {
-            if generic_argument(ty, "Vec").is_some()
-                || option_inner(ty).is_some_and(|t| generic_argument(t, "Vec").is_some())
-            {
-                let seed = seed(ty);
-                quote!(#LOCATED::next_value_seed_at(&mut __map, #json, #seed)?)
-            } else {
-                quote!(#LOCATED::next_value_at::<_, #ty>(&mut __map, #json)?)
-            }
-        };
-        arms.push(quote! {
-            #json => {
-                if #slot.is_some() {
-                    ::jerry_contracts::__private::read::duplicate(&mut __map, #json)?;
-                }
-                #slot = ::std::option::Option::Some(#read);
             }
         });
         inits.push(if serde.default {
@@ -155,21 +163,21 @@ pub(crate) fn expand(item: &DeriveInput) -> syn::Result<TokenStream> {
     })
 }
 
-/// The read of a field holding an object read as a map (`BTreeMap<String, T>`, optional through
-/// `present`): the runtime's `DistinctMembers`, which refuses a name given twice as every other
+/// The seed of a field holding an object read as a map (`BTreeMap<String, T>`, optional through
+/// `present`): the runtime's `distinct_members`, which refuses a name given twice as every other
 /// object read does (serde's `BTreeMap` keeps the last value and loses the first). `None` for a
 /// field holding no map; an error for a map held any other way, which the derive cannot carry.
-fn members_read(ty: &Type, json: &str, with: Option<&str>) -> Result<Option<TokenStream>, String> {
+fn members_seed(ty: &Type, with: Option<&str>) -> Result<Option<TokenStream>, String> {
     let shown = crate::attrs::shown(ty);
     if !shown.contains("BTreeMap<") {
         return Ok(None);
     }
-    let read = |value: &Type| quote!(#LOCATED::next_value_at::<_, ::jerry_contracts::__private::read::DistinctMembers<#value>>(&mut __map, #json)?.0);
+    let seed = |value: &Type| quote!(::jerry_contracts::__private::read::distinct_members::<#value>());
     let tokens = match (with, option_inner(ty)) {
-        (None, None) => map_value(ty).map(read),
+        (None, None) => map_value(ty).map(seed),
         (Some("present"), Some(inner)) => map_value(inner).map(|value| {
-            let read = read(value);
-            quote!(::std::option::Option::Some(#read))
+            let seed = seed(value);
+            quote!(#LOCATED::Present(#seed))
         }),
         _ => None,
     };
