@@ -33,7 +33,7 @@ use serde_json::Value;
 
 use crate::fixtures::{self, FixtureSet};
 use jerry_contracts_codegen::corpus::{Corpus, CorpusError, Problem, Schema, relative_path};
-use jerry_contracts_codegen::model::{Body, Expr, Keyword, Model, TypeModel};
+use jerry_contracts_codegen::model::{Body, Expr, Field, Keyword, Model, TypeModel};
 use jerry_contracts_codegen::plan::{self, Plan, TypeDef};
 
 /// Name of the index page, relative to the output directory.
@@ -132,11 +132,13 @@ pub fn render(
         return Err(DocsError::Fixtures(problems));
     }
     let matrix = read_matrix(matrix_file)?;
+    let types: Types = model.types.iter().map(|t| (t.flat.clone(), t)).collect();
+    let anchors = corpus.schemas.iter().map(|s| (s.path.clone(), anchors_of(s, &plan, &types))).collect();
     let site = Site {
         corpus: &corpus,
         plan: &plan,
-        types: model.types.iter().map(|t| (t.flat.clone(), t)).collect(),
-        anchors: corpus.schemas.iter().map(|s| (s.path.clone(), anchors_of(s))).collect(),
+        types,
+        anchors,
         agents: agents_of(&corpus),
         matrix,
         fixtures: fixture_sets,
@@ -719,7 +721,7 @@ fn relative_link(from_page: &str, to_page: &str) -> String {
 
 /// The anchors of one schema's page, by JSON Pointer: definitions take their name, the root
 /// `root`, inline objects their pointer with `/` as `-`; a clash takes a numeric suffix.
-fn anchors_of(schema: &Schema) -> BTreeMap<String, String> {
+fn anchors_of(schema: &Schema, plan: &Plan, types: &Types) -> BTreeMap<String, String> {
     let mut anchors = BTreeMap::new();
     let mut used = BTreeSet::new();
     let mut claim = |pointer: String, wanted: String| {
@@ -739,12 +741,12 @@ fn anchors_of(schema: &Schema) -> BTreeMap<String, String> {
     let mut tables = Vec::new();
     if schema.has_root_type() {
         claim(String::new(), "root".to_owned());
-        nested_objects(&schema.document, "", &mut tables);
+        tables.extend(nested_tables(&schema.path, "", plan, types));
     }
-    for (_, pointer, node) in &definitions {
-        nested_objects(node, pointer, &mut tables);
+    for (_, pointer, _) in &definitions {
+        tables.extend(nested_tables(&schema.path, pointer, plan, types));
     }
-    for (pointer, _) in tables {
+    for pointer in tables {
         let wanted = sanitize(&pointer.trim_start_matches('/').replace('/', "-"));
         claim(pointer, wanted);
     }
@@ -775,51 +777,67 @@ fn is_object(node: &Value) -> bool {
     node.get("$ref").is_none() && node.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty())
 }
 
-/// The properties of an object schema in reading order: required ones in `required` order, then
-/// the others by name.
-fn ordered_properties(node: &Value) -> Vec<(&str, &Value, bool)> {
-    let Some(properties) = node.get("properties").and_then(Value::as_object) else { return Vec::new() };
-    let required: Vec<&str> =
-        node.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
-    let mut out: Vec<(&str, &Value, bool)> = Vec::new();
+/// The declared members of an object in reading order: the required ones in the order of the
+/// `required` list, then the others by name, each with whether it is required.
+fn reading_order<'f>(fields: &'f [Field], required: &[String]) -> Vec<(&'f Field, bool)> {
+    let mut out: Vec<(&Field, bool)> = Vec::new();
     let mut listed = BTreeSet::new();
-    for name in &required {
-        if let Some((key, value)) = properties.get_key_value(*name)
-            && listed.insert(key.as_str())
+    for name in required {
+        if let Some(field) = fields.iter().find(|f| &f.name == name)
+            && listed.insert(name.as_str())
         {
-            out.push((key.as_str(), value, true));
+            out.push((field, true));
         }
     }
-    let required: BTreeSet<&str> = required.into_iter().collect();
-    let mut rest: Vec<(&str, &Value)> =
-        properties.iter().filter(|(k, _)| !required.contains(k.as_str())).map(|(k, v)| (k.as_str(), v)).collect();
-    rest.sort_by(|a, b| a.0.cmp(b.0));
-    out.extend(rest.into_iter().map(|(k, v)| (k, v, false)));
+    let mut rest: Vec<&Field> = fields.iter().filter(|f| !listed.contains(f.name.as_str())).collect();
+    rest.sort_by(|a, b| a.name.cmp(&b.name));
+    out.extend(rest.into_iter().map(|f| (f, false)));
     out
 }
 
-/// Inline objects with declared properties below `node` (not `node` itself), depth first in
-/// reading order, as `(pointer, schema)`.
-fn nested_objects<'v>(node: &'v Value, pointer: &str, out: &mut Vec<(String, &'v Value)>) {
-    if node.get("$ref").is_some() || node.get("if").is_some() {
-        return;
+/// The model's types by flat name.
+type Types<'a> = BTreeMap<String, &'a TypeModel>;
+
+/// The places of the inline object types below the type planned at `pointer` of `file` (not
+/// that type itself), depth first in reading order: each gets a table of its own. Members,
+/// array items and map values are followed; a type named from elsewhere (a `$ref`) and the
+/// branches of a union are not.
+fn nested_tables(file: &str, pointer: &str, plan: &Plan, types: &Types) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(t) = plan.at(file, pointer).and_then(|d| types.get(&d.flat)) {
+        nested_in_type(t, types, &mut out);
     }
-    for (name, child, _) in ordered_properties(node) {
-        visit(child, format!("{pointer}/properties/{}", jerry_contracts_pointer::escape(name)), out);
-    }
-    if let Some(items) = node.get("items").filter(|i| i.is_object()) {
-        visit(items, format!("{pointer}/items"), out);
-    }
-    if let Some(values) = node.get("additionalProperties").filter(|a| a.is_object()) {
-        visit(values, format!("{pointer}/additionalProperties"), out);
+    out
+}
+
+fn nested_in_type(t: &TypeModel, types: &Types, out: &mut Vec<String>) {
+    match &t.body {
+        Body::Object { fields, required } => {
+            for (field, _) in reading_order(fields, required) {
+                nested_in_expr(&field.expr, &t.file, &field.pointer, types, out);
+            }
+        }
+        Body::Alias(expr) => nested_in_expr(expr, &t.file, &t.pointer, types, out),
+        Body::Dispatch { .. } => {}
     }
 }
 
-fn visit<'v>(node: &'v Value, pointer: String, out: &mut Vec<(String, &'v Value)>) {
-    if is_object(node) {
-        out.push((pointer.clone(), node));
+/// The inline object types in `expr`, the expression of the subschema at `at` of `file`.
+fn nested_in_expr(expr: &Expr, file: &str, at: &str, types: &Types, out: &mut Vec<String>) {
+    match expr {
+        Expr::Named(flat) => {
+            // Only a type planned at this very place is inline; any other is named from here.
+            let Some(t) = types.get(flat).filter(|t| t.file == file && t.pointer == at) else { return };
+            if matches!(t.body, Body::Object { .. }) {
+                out.push(at.to_owned());
+            }
+            nested_in_type(t, types, out);
+        }
+        Expr::Array(item) => nested_in_expr(item, file, &format!("{at}/items"), types, out),
+        Expr::Map(value) => nested_in_expr(value, file, &format!("{at}/additionalProperties"), types, out),
+        Expr::Nullable(inner) => nested_in_expr(inner, file, at, types, out),
+        _ => {}
     }
-    nested_objects(node, &pointer, out);
 }
 
 /// `jerry_contracts::<module>::<Name>` of a planned type.
@@ -865,7 +883,7 @@ struct Site<'a> {
     corpus: &'a Corpus,
     plan: &'a Plan,
     /// The model's types by flat name: the type column renders their expressions.
-    types: BTreeMap<String, &'a TypeModel>,
+    types: Types<'a>,
     /// Schema path → pointer → anchor on its page.
     anchors: BTreeMap<String, BTreeMap<String, String>>,
     agents: BTreeMap<String, Agent>,
@@ -1099,7 +1117,7 @@ impl<'a> Page<'a> {
         self.line("");
         let title = planned.map_or_else(|| code(name), |t| format!("{} — {}", code(name), code(&t.public)));
         self.line(&format!("### {title}"));
-        if let Some(description) = node.get("description").and_then(Value::as_str) {
+        if let Some(description) = self.type_description(pointer) {
             self.line("");
             self.line(&prose(description));
         }
@@ -1127,18 +1145,18 @@ impl<'a> Page<'a> {
         } else {
             self.summary_table(node, pointer);
         }
-        let mut nested = Vec::new();
-        nested_objects(node, pointer, &mut nested);
-        for (at, child) in nested {
+        for at in nested_tables(&self.schema.path, pointer, self.site.plan, &self.site.types) {
+            let child = self.schema.document.pointer(&at).unwrap_or(&Value::Null);
             self.line("");
             if let Some(anchor) = self.anchor(&at).map(str::to_owned) {
                 self.line(&format!("<a id=\"{anchor}\"></a>"));
                 self.line("");
             }
-            let name = self.site.plan.at(&self.schema.path, &at).map(|t| code(&t.public));
+            let planned = self.site.plan.at(&self.schema.path, &at);
+            let name = planned.map(|t| code(&t.public));
             let title = name.map_or_else(|| code(&at), |n| format!("{} — {n}", code(&at)));
             self.line(&format!("{heading} {title}"));
-            if let Some(description) = child.get("description").and_then(Value::as_str) {
+            if let Some(description) = self.type_description(&at) {
                 self.line("");
                 self.line(&prose(description));
             }
@@ -1147,32 +1165,59 @@ impl<'a> Page<'a> {
         }
     }
 
+    /// The table of the object type planned at `pointer` (`node` its schema): one row a declared
+    /// member, from the model's fields, required ones first in the `required` list's order, then
+    /// the others by name.
     fn object_table(&mut self, node: &Value, pointer: &str) {
         self.line("| property | type | required | constraints | description |");
         self.line("|---|---|---|---|---|");
+        let Some((fields, required)) = self.object(pointer) else {
+            let problem =
+                Problem::new(&self.schema.path, pointer, "the contract model has no object type for this place");
+            self.unmodelled.borrow_mut().push(problem);
+            return;
+        };
         let conventional: BTreeSet<&str> = node
             .get("x-convention")
-            .and_then(|c| c.get("required"))
+            .and_then(|c| c.get(Keyword::Required.as_str()))
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
             .filter_map(Value::as_str)
             .collect();
-        for (name, child, required) in ordered_properties(node) {
-            let at = format!("{pointer}/properties/{}", jerry_contracts_pointer::escape(name));
+        for (field, is_required) in reading_order(fields, required) {
+            let child = self.schema.document.pointer(&field.pointer).unwrap_or(&Value::Null);
             let row = format!(
                 "| {} | {} | {} | {} | {} |",
-                cell(&code(name)),
-                cell(&self.type_label(&at)),
-                match (required, conventional.contains(name)) {
+                cell(&code(&field.name)),
+                cell(&self.type_label(&field.pointer)),
+                match (is_required, conventional.contains(field.name.as_str())) {
                     (true, _) => "yes",
                     (false, true) => "convention",
                     (false, false) => "",
                 },
                 cell(&constraints(child).join("<br>")),
-                cell(&self.description(child)),
+                cell(&self.description(field)),
             );
             self.line(&row);
+        }
+    }
+
+    /// The description of the type the model plans at `pointer` of this page's schema.
+    fn type_description(&self, pointer: &str) -> Option<&'a str> {
+        let site = self.site;
+        let planned = site.plan.at(&self.schema.path, pointer)?;
+        site.types.get(&planned.flat)?.description.as_deref()
+    }
+
+    /// The model's fields of the object type planned at `pointer` of this page's schema, and the
+    /// members it requires in the `required` list's order.
+    fn object(&self, pointer: &str) -> Option<(&'a [Field], &'a [String])> {
+        let site = self.site;
+        let planned = site.plan.at(&self.schema.path, pointer)?;
+        match &site.types.get(&planned.flat)?.body {
+            Body::Object { fields, required } => Some((fields, required)),
+            _ => None,
         }
     }
 
@@ -1332,18 +1377,15 @@ impl<'a> Page<'a> {
         format!("[{name}]({target})")
     }
 
-    /// The description column: the schema's own description (else its `$ref` target's), and
-    /// the schema's examples.
-    fn description(&self, node: &Value) -> String {
-        let own = node.get("description").and_then(Value::as_str);
-        let inherited = || {
-            let reference = node.get("$ref").and_then(Value::as_str)?;
-            let (file, pointer) = self.site.corpus.resolve(&self.schema.path, reference).ok()?;
-            let target = self.site.corpus.get(&file)?.document.pointer(&pointer)?;
-            target.get("description").and_then(Value::as_str)
+    /// The description column: the property's own description (else, for a property that names
+    /// a type, the type's), and the property's examples.
+    fn description(&self, field: &Field) -> String {
+        let inherited = || match &field.expr {
+            Expr::Named(flat) => self.site.types.get(flat).and_then(|t| t.description.as_deref()),
+            _ => None,
         };
-        let mut text = own.or_else(inherited).map(prose).unwrap_or_default();
-        if let Some(examples) = node.get("examples").and_then(Value::as_array) {
+        let mut text = field.description.as_deref().or_else(inherited).map(prose).unwrap_or_default();
+        if let Some(examples) = &field.examples {
             let listed: Vec<String> = examples.iter().map(|e| code(&json(e))).collect();
             if !text.is_empty() {
                 text.push_str("<br>");
@@ -1574,8 +1616,19 @@ mod tests {
 
     #[test]
     fn properties_read_required_first() {
-        let node = json!({"required": ["z", "a"], "properties": {"b": {}, "a": {}, "z": {}, "c": {}}});
-        let names: Vec<(&str, bool)> = ordered_properties(&node).into_iter().map(|(n, _, r)| (n, r)).collect();
+        let field = |name: &str| Field {
+            name: name.to_owned(),
+            pointer: format!("/properties/{name}"),
+            required: matches!(name, "z" | "a"),
+            expr: Expr::Boolean,
+            default: None,
+            description: None,
+            examples: None,
+        };
+        let fields = [field("b"), field("a"), field("z"), field("c")];
+        let required = ["z".to_owned(), "a".to_owned(), "z".to_owned(), "gone".to_owned()];
+        let names: Vec<(&str, bool)> =
+            reading_order(&fields, &required).into_iter().map(|(f, r)| (f.name.as_str(), r)).collect();
         assert_eq!(names, [("z", true), ("a", true), ("b", false), ("c", false)]);
     }
 

@@ -74,6 +74,11 @@ pub struct Field {
     pub expr: Expr,
     /// The schema's `default` (an annotation: it is never filled in).
     pub default: Option<Value>,
+    /// The property's own `description`, as written (an empty one included, and one beside a
+    /// `$ref`, which draft-07 ignores but a reader of the schema sees).
+    pub description: Option<String>,
+    /// The property's own `examples`, as written.
+    pub examples: Option<Vec<Value>>,
 }
 
 /// The structure of a value (see the module docs).
@@ -200,6 +205,8 @@ impl Reader<'_> {
                 name: name.clone(),
                 required: required.contains(&name.as_str()),
                 default: schema.get(Keyword::Default.as_str()).cloned(),
+                description: schema.get(Keyword::Description.as_str()).and_then(Value::as_str).map(str::to_owned),
+                examples: schema.get(Keyword::Examples.as_str()).and_then(Value::as_array).cloned(),
                 pointer,
                 expr,
             });
