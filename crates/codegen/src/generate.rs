@@ -1,5 +1,6 @@
-//! Turning a [`Plan`] into Rust source: typify generates the shapes from the lowered bundle,
-//! the attribute pass completes them, and this module adds what typify cannot express (the
+//! Turning a [`Plan`] into Rust source: typify works out the shapes of the lowered bundle, whose
+//! declarations this crate writes from typify's type space ([`crate::declarations`]), the
+//! attribute pass completes them, and this module adds what typify cannot express (the
 //! pattern matchers and the agent-output dispatch enums) and the public module tree that mirrors
 //! `schemas/`, then formats the whole file with prettyplease.
 
@@ -116,8 +117,20 @@ pub fn source(plan: &Plan, model: &Model) -> Result<String, Vec<Problem>> {
     Ok(prettyplease::unparse(&parsed))
 }
 
-/// Runs typify over the lowered bundle.
+/// The declarations of the shapes typify works out for the lowered bundle
+/// ([`crate::declarations`]).
 fn shapes(plan: &Plan) -> Result<syn::File, Vec<Problem>> {
+    let (space, given) = type_space(plan)?;
+    let tokens = crate::declarations::render(&space, plan, &given)?;
+    syn::parse2(tokens).map_err(|e| vec![Problem::new("schemas/", "", format!("the declarations do not parse: {e}"))])
+}
+
+/// typify's type space of the lowered bundle, and the schema it was given for each planned type
+/// (by flat name). The payload dispatch enums are this crate's own, given to typify as external
+/// types.
+pub(crate) fn type_space(
+    plan: &Plan,
+) -> Result<(TypeSpace, BTreeMap<String, schemars08::schema::Schema>), Vec<Problem>> {
     crate::enums::check_variant_names(plan)?;
     let mut settings = TypeSpaceSettings::default();
     settings.with_struct_builder(false);
@@ -126,6 +139,7 @@ fn shapes(plan: &Plan) -> Result<syn::File, Vec<Problem>> {
     settings.with_map_type("::std::collections::BTreeMap".to_owned());
     let mut space = TypeSpace::new(&settings);
     let mut definitions = Vec::new();
+    let mut given = BTreeMap::new();
     for def in &plan.types {
         let lowered = match &def.kind {
             Kind::Dispatch { .. } => serde_json::json!({"x-rust-type": {
@@ -136,15 +150,11 @@ fn shapes(plan: &Plan) -> Result<syn::File, Vec<Problem>> {
         };
         let schema: schemars08::schema::Schema = serde_json::from_value(lowered)
             .map_err(|e| vec![Problem::new(&def.file, &def.pointer, format!("lowered schema is not a schema: {e}"))])?;
+        given.insert(def.flat.clone(), schema.clone());
         definitions.push((def.flat.clone(), schema));
     }
     space.add_ref_types(definitions).map_err(|e| vec![Problem::new("schemas/", "", format!("typify: {e}"))])?;
-    // The dispatch enums are handed to typify as external types of this crate's generated
-    // module; they live in the crate that includes the generated code, whichever it is.
-    let external = format!(":: jerry_contracts :: {FLAT_MODULE} ::");
-    let own = format!("crate :: {FLAT_MODULE} ::");
-    let text = space.to_stream().to_string().replace(&external, &own);
-    syn::parse_str(&text).map_err(|e| vec![Problem::new("schemas/", "", format!("typify output does not parse: {e}"))])
+    Ok((space, given))
 }
 
 /// `pub mod agents { pub mod ps { pub use crate::generated::ResearcherOutput; … } … }`.

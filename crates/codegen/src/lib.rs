@@ -1,14 +1,15 @@
 //! The generator of `jerry-contracts`: loading and checking the schema corpus, the
-//! contract model, and generating the Rust types (typify for the shapes, then passes for
-//! everything typify drops) and the Python type hints of `jerry_contracts.types`.
+//! contract model, and generating the Rust types (typify's type space for the shapes, declared
+//! by this crate, then passes for everything typify does not carry) and the Python type hints of
+//! `jerry_contracts.types`.
 //!
 //! The API: [`generate()`] and [`python_types`]; the corpus ([`corpus`]), the plan of named
 //! types ([`plan`]), the contract model ([`model`]) and its views ([`constraints`]), the Python
 //! renderer's committed path ([`python`]), the golden view ([`golden`]), the schemas' fingerprint the
 //! generated Rust records and the build checks ([`fingerprint`]) and the file readers the tools
-//! share ([`files`]). The Rust renderer's passes (`generate`, `attributes`, `newtypes`,
-//! `constructors`, `enums`, `skim`, `serde_impls`, `agents`, `poke`, `keywords`, `naming`,
-//! `spelling`) are private.
+//! share ([`files`]). The Rust renderer's passes (`generate`, `declarations`, `attributes`,
+//! `newtypes`, `constructors`, `enums`, `skim`, `serde_impls`, `agents`, `poke`, `keywords`,
+//! `naming`, `spelling`) are private.
 //!
 //! The library does not depend on this crate: its generated Rust is committed (D-168), written
 //! by the bless (`scripts/bless.sh`, whose first step is this crate's binary) and
@@ -20,6 +21,7 @@ mod attributes;
 pub mod constraints;
 mod constructors;
 pub mod corpus;
+mod declarations;
 mod enums;
 pub mod files;
 #[path = "../../../build/fingerprint.rs"]

@@ -1,0 +1,427 @@
+//! The Rust declarations of the shapes typify works out, written by this crate from typify's
+//! type space (its public, typed API: each named type's kind, fields, variants and the type
+//! identifiers of their values), not from the code typify would print. What typify keeps to
+//! itself comes from the schema typify was given (the lowered schema of each planned type): the
+//! type's description, each property's name in JSON, each string variant's value. The later
+//! passes complete these declarations (the attribute pass first).
+//!
+//! The declarations are the ones typify 0.8 writes for the shapes the planner gives it (named
+//! structs, newtypes of an unconstrained value, enums of strings); anything else, and any type
+//! typify names that the plan does not have, is a problem naming the schema file and pointer.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use schemars08::schema::{Schema, SchemaObject};
+use typify::{TypeDetails, TypeEnumVariant, TypeSpace, TypeSpaceImpl};
+
+use crate::corpus::Problem;
+use crate::plan::{FLAT_MODULE, Plan, TypeDef};
+
+/// Every named type of `space` (built from `schemas`, the schema typify was given for each
+/// planned type, by flat name), in name order, then typify's conversion error type.
+pub fn render(space: &TypeSpace, plan: &Plan, schemas: &BTreeMap<String, Schema>) -> Result<TokenStream, Vec<Problem>> {
+    let mut items = BTreeMap::new();
+    let mut problems = Vec::new();
+    for ty in space.iter_types() {
+        let details = ty.details();
+        if !matches!(details, TypeDetails::Struct(_) | TypeDetails::Enum(_) | TypeDetails::Newtype(_)) {
+            continue;
+        }
+        let name = ty.name();
+        let (Some(def), Some(schema)) = (plan.get(&name), schemas.get(&name)) else {
+            problems.push(Problem::new("schemas/", "", format!("typify named a type {name} the plan does not have")));
+            continue;
+        };
+        let Schema::Object(schema) = schema else {
+            problems.push(Problem::new(&def.file, &def.pointer, "a boolean schema has no declaration"));
+            continue;
+        };
+        let rendered = match details {
+            TypeDetails::Struct(shape) => structure(space, def, schema, &shape),
+            TypeDetails::Enum(shape) => enumeration(def, schema, &shape),
+            TypeDetails::Newtype(shape) => newtype(space, def, schema, &shape),
+            _ => continue,
+        };
+        match rendered {
+            Ok(tokens) => {
+                items.insert(name, tokens);
+            }
+            Err(problem) => problems.push(problem),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let items = items.into_values();
+    Ok(quote! {
+        #(#items)*
+        #[doc = " Error types."]
+        pub mod error {
+            /// Error from a `TryFrom` or `FromStr` implementation.
+            pub struct ConversionError(::std::borrow::Cow<'static, str>);
+
+            impl ::std::error::Error for ConversionError {}
+            impl ::std::fmt::Display for ConversionError {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>)
+                    -> Result<(), ::std::fmt::Error>
+                {
+                    ::std::fmt::Display::fmt(&self.0, f)
+                }
+            }
+
+            impl ::std::fmt::Debug for ConversionError {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>)
+                    -> Result<(), ::std::fmt::Error>
+                {
+                    ::std::fmt::Debug::fmt(&self.0, f)
+                }
+            }
+            impl From<&'static str> for ConversionError {
+                fn from(value: &'static str) -> Self {
+                    Self(value.into())
+                }
+            }
+            impl From<String> for ConversionError {
+                fn from(value: String) -> Self {
+                    Self(value.into())
+                }
+            }
+        }
+    })
+}
+
+/// The type's doc: the schema's description, else its name.
+fn doc(def: &TypeDef, schema: &SchemaObject) -> TokenStream {
+    let text =
+        schema.metadata.as_ref().and_then(|m| m.description.clone()).unwrap_or_else(|| format!("`{}`", def.flat));
+    quote!(#[doc = #text])
+}
+
+/// The derives, in typify's (sorted) order.
+fn derives(names: &[&str]) -> TokenStream {
+    let mut sorted: Vec<&str> = names.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let paths = sorted.iter().map(|name| syn::parse_str::<syn::Path>(name).map_or_else(|_| quote!(), |p| quote!(#p)));
+    quote!(#[derive(#(#paths),*)])
+}
+
+/// The Rust identifier of the type `id` names. A payload dispatch enum, which typify knows as an
+/// external type of `jerry_contracts`'s generated module, is named in the generated module of
+/// the crate that includes the code (the library's, or the conformance corpus's).
+fn ident(space: &TypeSpace, def: &TypeDef, id: &typify::TypeId) -> Result<TokenStream, Problem> {
+    let ident = space
+        .get_type(id)
+        .map(|t| t.ident())
+        .map_err(|e| Problem::new(&def.file, &def.pointer, format!("typify has no type for a member: {e}")))?;
+    let external = format!(":: jerry_contracts :: {FLAT_MODULE} ::");
+    let text = ident.to_string();
+    if !text.contains(&external) {
+        return Ok(ident);
+    }
+    text.replace(&external, &format!("crate :: {FLAT_MODULE} ::"))
+        .parse()
+        .map_err(|e| Problem::new(&def.file, &def.pointer, format!("the type of a member does not parse: {e}")))
+}
+
+fn structure(
+    space: &TypeSpace,
+    def: &TypeDef,
+    schema: &SchemaObject,
+    shape: &typify::TypeStruct<'_>,
+) -> Result<TokenStream, Problem> {
+    // typify reads the properties in the order of the schema it was given; its fields follow it.
+    let names: Vec<&String> = schema.object.as_ref().map(|o| o.properties.keys().collect()).unwrap_or_default();
+    let properties: Vec<typify::TypeStructPropInfo<'_>> = shape.properties_info().collect();
+    if names.len() != properties.len() {
+        return Err(Problem::new(
+            &def.file,
+            &def.pointer,
+            format!("typify made {} fields of {} properties", properties.len(), names.len()),
+        ));
+    }
+    let mut fields = Vec::new();
+    let mut every_optional = true;
+    for (json, property) in names.iter().zip(&properties) {
+        let doc = property.description.map(|d| quote!(#[doc = #d]));
+        let rename = (json.as_str() != property.name).then(|| quote!(#[serde(rename = #json)]));
+        let name = format_ident!("{}", property.name);
+        let ty = ident(space, def, &property.type_id)?;
+        every_optional &= !property.required;
+        fields.push(quote! {
+            #doc
+            #rename
+            pub #name: #ty,
+        });
+    }
+    let type_name = format_ident!("{}", def.flat);
+    let doc = doc(def, schema);
+    let mut names = vec!["::serde::Serialize", "::serde::Deserialize", "Debug", "Clone", "PartialEq"];
+    if every_optional {
+        names.push("Default");
+    }
+    let derives = derives(&names);
+    Ok(quote! {
+        #doc
+        #derives
+        pub struct #type_name {
+            #(#fields)*
+        }
+    })
+}
+
+fn enumeration(def: &TypeDef, schema: &SchemaObject, shape: &typify::TypeEnum<'_>) -> Result<TokenStream, Problem> {
+    // The variants of an enum of strings, in the order of its values (`null` is the `Option`
+    // around it).
+    let values: Vec<&str> =
+        schema.enum_values.iter().flatten().filter(|v| !v.is_null()).filter_map(serde_json::Value::as_str).collect();
+    let variants: Vec<_> = shape.variants_info().collect();
+    if values.len() != variants.len() || variants.iter().any(|v| !matches!(v.details, TypeEnumVariant::Simple)) {
+        return Err(Problem::new(
+            &def.file,
+            &def.pointer,
+            "typify made an enum that is not one of the schema's strings",
+        ));
+    }
+    let type_name = format_ident!("{}", def.flat);
+    let declared = values.iter().zip(&variants).map(|(value, variant)| {
+        let doc = variant.description.map(|d| quote!(#[doc = #d]));
+        let rename = (*value != variant.name).then(|| quote!(#[serde(rename = #value)]));
+        let name = format_ident!("{}", variant.name);
+        quote! {
+            #doc
+            #rename
+            #name,
+        }
+    });
+    let idents: Vec<syn::Ident> = variants.iter().map(|v| format_ident!("{}", v.name)).collect();
+    let doc = doc(def, schema);
+    let derives = derives(&[
+        "::serde::Serialize",
+        "::serde::Deserialize",
+        "Debug",
+        "Clone",
+        "PartialEq",
+        "Copy",
+        "PartialOrd",
+        "Ord",
+        "Eq",
+        "Hash",
+    ]);
+    Ok(quote! {
+        #doc
+        #derives
+        pub enum #type_name {
+            #(#declared)*
+        }
+
+        impl ::std::fmt::Display for #type_name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                match *self {
+                    #(Self::#idents => f.write_str(#values),)*
+                }
+            }
+        }
+        impl ::std::str::FromStr for #type_name {
+            type Err = self::error::ConversionError;
+
+            fn from_str(value: &str) ->
+                ::std::result::Result<Self, self::error::ConversionError>
+            {
+                match value {
+                    #(#values => Ok(Self::#idents),)*
+                    _ => Err("invalid value".into()),
+                }
+            }
+        }
+        impl ::std::convert::TryFrom<&str> for #type_name {
+            type Error = self::error::ConversionError;
+
+            fn try_from(value: &str) ->
+                ::std::result::Result<Self, self::error::ConversionError>
+            {
+                value.parse()
+            }
+        }
+        impl ::std::convert::TryFrom<::std::string::String> for #type_name {
+            type Error = self::error::ConversionError;
+
+            fn try_from(value: ::std::string::String) ->
+                ::std::result::Result<Self, self::error::ConversionError>
+            {
+                value.parse()
+            }
+        }
+    })
+}
+
+fn newtype(
+    space: &TypeSpace,
+    def: &TypeDef,
+    schema: &SchemaObject,
+    shape: &typify::TypeNewtype<'_>,
+) -> Result<TokenStream, Problem> {
+    let inner_id = shape.inner();
+    let inner = space
+        .get_type(&inner_id)
+        .map_err(|e| Problem::new(&def.file, &def.pointer, format!("typify has no type for a newtype's value: {e}")))?;
+    // The planner lowers a named value without its value rules (the attribute pass carries
+    // them): a newtype whose schema still holds one would be typify's checked newtype.
+    let constrained = schema.string.is_some() || schema.enum_values.is_some() || schema.subschemas.is_some();
+    if constrained {
+        return Err(Problem::new(&def.file, &def.pointer, "typify would check this newtype's value itself"));
+    }
+    let is_str = matches!(inner.details(), TypeDetails::String);
+    let inner_name = ident(space, def, &inner_id)?;
+    let type_name = format_ident!("{}", def.flat);
+    let doc = doc(def, schema);
+    let mut names = vec!["::serde::Serialize", "::serde::Deserialize", "Debug", "Clone", "PartialEq"];
+    if is_str {
+        names.extend(["PartialOrd", "Ord", "Eq", "Hash"]);
+    }
+    let derives = derives(&names);
+    let display = inner.has_impl(TypeSpaceImpl::Display).then(|| {
+        quote! {
+            impl ::std::fmt::Display for #type_name {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                    self.0.fmt(f)
+                }
+            }
+        }
+    });
+    let from_text = is_str.then(|| {
+        quote! {
+            impl ::std::str::FromStr for #type_name {
+                type Err = ::std::convert::Infallible;
+
+                fn from_str(value: &str) ->
+                    ::std::result::Result<Self, Self::Err>
+                {
+                    Ok(Self(value.to_string()))
+                }
+            }
+        }
+    });
+    let parse = (inner.has_impl(TypeSpaceImpl::FromStr) && !is_str).then(|| {
+        quote! {
+            impl ::std::str::FromStr for #type_name {
+                type Err = <#inner_name as
+                    ::std::str::FromStr>::Err;
+
+                fn from_str(value: &str) ->
+                    ::std::result::Result<Self, Self::Err>
+                {
+                    Ok(Self(value.parse()?))
+                }
+            }
+            impl ::std::convert::TryFrom<&str> for #type_name {
+                type Error = <#inner_name as
+                    ::std::str::FromStr>::Err;
+
+                fn try_from(value: &str) ->
+                    ::std::result::Result<Self, Self::Error>
+                {
+                    value.parse()
+                }
+            }
+            impl ::std::convert::TryFrom<String> for #type_name {
+                type Error = <#inner_name as
+                    ::std::str::FromStr>::Err;
+
+                fn try_from(value: String) ->
+                    ::std::result::Result<Self, Self::Error>
+                {
+                    value.parse()
+                }
+            }
+        }
+    });
+    Ok(quote! {
+        #doc
+        #derives
+        #[serde(transparent)]
+        pub struct #type_name(pub #inner_name);
+
+        impl ::std::ops::Deref for #type_name {
+            type Target = #inner_name;
+            fn deref(&self) -> &#inner_name {
+                &self.0
+            }
+        }
+
+        impl ::std::convert::From<#type_name> for #inner_name {
+            fn from(value: #type_name) -> Self {
+                value.0
+            }
+        }
+
+        impl ::std::convert::From<#inner_name> for #type_name {
+            fn from(value: #inner_name) -> Self {
+                Self(value)
+            }
+        }
+
+        #display
+        #from_text
+        #parse
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use syn::visit_mut::VisitMut;
+
+    use super::*;
+
+    /// typify's own field attributes, reduced to the `rename` the attribute pass keeps (it writes
+    /// every other serde attribute of a field itself).
+    struct RenameOnly;
+
+    impl VisitMut for RenameOnly {
+        fn visit_field_mut(&mut self, field: &mut syn::Field) {
+            let mut rename = None;
+            for attr in field.attrs.iter().filter(|a| a.path().is_ident("serde")) {
+                let _ = attr.parse_nested_meta(|meta| {
+                    if meta.path.is_ident("rename") {
+                        rename = Some(meta.value()?.parse::<syn::LitStr>()?);
+                    } else if meta.input.peek(syn::Token![=]) {
+                        let _: syn::Expr = meta.value()?.parse()?;
+                    }
+                    Ok(())
+                });
+            }
+            let transparent = field.ident.is_none();
+            field.attrs.retain(|a| !a.path().is_ident("serde") || transparent);
+            if let Some(rename) = rename {
+                field.attrs.push(syn::parse_quote!(#[serde(rename = #rename)]));
+            }
+        }
+    }
+
+    /// The declarations are the ones typify would print for the corpus, but for the field
+    /// attributes the attribute pass replaces: a typify upgrade that changes its shapes fails
+    /// here, naming the first difference, rather than in the generated code.
+    #[test]
+    fn the_declarations_are_typify_s_own() {
+        let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas");
+        let corpus = crate::Corpus::load(&schemas).unwrap_or_else(|e| panic!("{e}"));
+        let plan = crate::plan::plan(&corpus).unwrap_or_else(|e| panic!("{e:?}"));
+        let (space, given) = crate::generate::type_space(&plan).unwrap_or_else(|e| panic!("{e:?}"));
+        let ours: syn::File = syn::parse2(render(&space, &plan, &given).unwrap_or_else(|e| panic!("{e:?}")))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let external = format!(":: jerry_contracts :: {FLAT_MODULE} ::");
+        let theirs = space.to_stream().to_string().replace(&external, &format!("crate :: {FLAT_MODULE} ::"));
+        let mut theirs: syn::File = syn::parse_str(&theirs).unwrap_or_else(|e| panic!("{e}"));
+        RenameOnly.visit_file_mut(&mut theirs);
+        let (ours, theirs) = (prettyplease::unparse(&ours), prettyplease::unparse(&theirs));
+        if let Some((line, (a, b))) = ours.lines().zip(theirs.lines()).enumerate().find(|(_, (a, b))| a != b) {
+            panic!("line {}: ours {a:?}, typify's {b:?}", line + 1);
+        }
+        assert_eq!(ours.lines().count(), theirs.lines().count());
+        assert!(ours.contains("pub struct ResearcherOutput {"), "the corpus's types are declared");
+    }
+}
