@@ -1,16 +1,15 @@
 //! Checks that the committed generated Rust (`src/generated/contracts.rs`, which the crate
 //! includes) was generated from the schemas as they are: its header records every schema file's
-//! fingerprint, and a schema changed, added or removed since fails the build, naming each file
-//! and the command that regenerates the code (D-168). The generator itself runs when the
-//! artifacts are blessed, never in a user's build. With `JERRY_BLESS` set (the bless run) a stale
-//! file is a warning, so that the run that rewrites it can build.
-
-#[path = "build/fingerprint.rs"]
-#[allow(dead_code, reason = "the generator writes the fingerprint; the build script only reads it")]
-mod fingerprint;
+//! fingerprint (`jerry-contracts-fingerprint`, a crate with no dependencies), and a schema
+//! changed, added or removed since fails the build, naming each file and the command that
+//! regenerates the code (D-168). The generator itself runs when the artifacts are blessed, never
+//! in a user's build. With `JERRY_BLESS` set (the bless run) a stale file is a warning, so that
+//! the run that rewrites it can build.
 
 use std::path::PathBuf;
 use std::{env, fs, process};
+
+use jerry_contracts_fingerprint as fingerprint;
 
 /// Where the generated Rust is committed, under the crate's root.
 const GENERATED: &str = "src/generated/contracts.rs";
@@ -20,7 +19,6 @@ fn main() {
     let schemas = manifest.join("schemas");
     let generated = manifest.join(GENERATED);
     println!("cargo:rerun-if-changed=build.rs");
-    println!("cargo:rerun-if-changed=build/fingerprint.rs");
     println!("cargo:rerun-if-changed={}", generated.display());
     println!("cargo:rerun-if-changed={}", schemas.display());
     println!("cargo:rerun-if-env-changed=JERRY_BLESS");

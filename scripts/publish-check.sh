@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every publishable crate of the workspace packages, and builds from its own package, in
-# dependency order (pointer, codegen, the library, schema-tools, the command line): what
+# dependency order (pointer, fingerprint, codegen, the library, schema-tools, the command line): what
 # `cargo publish` would upload, checked without uploading. The crates not meant for crates.io
 # (the conformance corpus, the Python package) say `publish = false` and are left out.
 #   scripts/publish-check.sh            verify: build each package from its .crate file

@@ -126,7 +126,6 @@ fn a_new_agent_schema_gets_every_rule() {
     let dir = package.path();
     copy_dir(&Path::new(ROOT).join("src"), &dir.join("src"));
     copy_dir(&Path::new(ROOT).join("schemas"), &dir.join("schemas"));
-    copy_dir(&Path::new(ROOT).join("build"), &dir.join("build"));
     for file in ["build.rs", "README.md", "Cargo.lock"] {
         fs::copy(Path::new(ROOT).join(file), dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
     }

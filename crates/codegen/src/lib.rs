@@ -24,8 +24,7 @@ pub mod corpus;
 mod declarations;
 mod enums;
 pub mod files;
-#[path = "../../../build/fingerprint.rs"]
-pub mod fingerprint;
+pub use jerry_contracts_fingerprint as fingerprint;
 mod generate;
 pub mod golden;
 mod keywords;

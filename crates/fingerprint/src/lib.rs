@@ -1,7 +1,8 @@
 //! The schemas' fingerprint: which schema files, holding which bytes, the committed generated
-//! Rust (`src/generated/contracts.rs`) was generated from. The generator writes it into that
-//! file's header; the build script reads it back and refuses to build from a stale file. One
-//! source file included by both (`#[path]`), since the build script has no dependencies.
+//! Rust of `jerry-contracts` (`src/generated/contracts.rs`) was generated from. The generator
+//! writes it into that file's header; the library's build script reads it back and refuses to
+//! build from a stale file (D-168). A crate of its own, with no dependencies, so that both can
+//! depend on it and the build script stays cheap.
 
 use std::collections::BTreeMap;
 use std::path::Path;
