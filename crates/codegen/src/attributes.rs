@@ -15,6 +15,7 @@ use syn::visit_mut::VisitMut;
 use syn::{Attribute, Fields, Item, Type};
 
 use crate::corpus::Problem;
+use crate::declarations::Declared;
 use crate::model::{Bounds, Checks, Field, Keyword, Model, UriForm, nullable};
 use crate::plan::{Kind, Plan, TypeDef};
 
@@ -59,7 +60,7 @@ impl Members {
 pub const EXTRA_FIELD: &str = "extra";
 
 /// Applies the pass to every item typify generated, and says which field holds which member.
-pub fn apply(file: &mut syn::File, plan: &Plan, model: &Model) -> Result<Members, Vec<Problem>> {
+pub fn apply(file: &mut syn::File, plan: &Plan, model: &Model, declared: &Declared) -> Result<Members, Vec<Problem>> {
     let mut problems = Vec::new();
     let mut members = Members::default();
     let patterns = crate::naming::pattern_statics(plan);
@@ -68,7 +69,7 @@ pub fn apply(file: &mut syn::File, plan: &Plan, model: &Model) -> Result<Members
             Item::Struct(item) => {
                 let Some(def) = plan.get(&item.ident.to_string()) else { continue };
                 let fields = model.object(&def.flat).map(|(fields, _)| fields);
-                match structure(item, def, fields, plan, &patterns) {
+                match structure(item, def, fields, declared, plan, &patterns) {
                     Ok(Some(fields)) => {
                         members.0.insert(def.flat.clone(), fields);
                     }
@@ -78,7 +79,7 @@ pub fn apply(file: &mut syn::File, plan: &Plan, model: &Model) -> Result<Members
             }
             Item::Enum(item) => {
                 let Some(def) = plan.get(&item.ident.to_string()) else { continue };
-                enumeration(item, def);
+                enumeration(item, def, declared);
             }
             Item::Mod(module) => {
                 // typify's helper modules (`error`, `defaults`).
@@ -205,13 +206,14 @@ fn constraints_line(said: &[String]) -> String {
     format!("Constraints: {}.", said.join("; "))
 }
 
-fn enumeration(item: &mut syn::ItemEnum, def: &TypeDef) {
+fn enumeration(item: &mut syn::ItemEnum, def: &TypeDef, declared: &Declared) {
     type_attrs(&mut item.attrs, def, false, &[]);
     for variant in &mut item.variants {
         if has_doc(&variant.attrs) {
             continue;
         }
-        let value = serde_rename(&variant.attrs).unwrap_or_else(|| variant.ident.to_string());
+        let ident = variant.ident.to_string();
+        let value = declared.value(&def.flat, &ident).map_or(ident.clone(), str::to_owned);
         variant.attrs.insert(0, doc(&format!("`{value}`")));
     }
 }
@@ -222,6 +224,7 @@ fn structure(
     item: &mut syn::ItemStruct,
     def: &TypeDef,
     declared: Option<&[Field]>,
+    names: &Declared,
     plan: &Plan,
     patterns: &[String],
 ) -> Result<Option<Vec<Member>>, Problem> {
@@ -239,7 +242,7 @@ fn structure(
             let mut members = Vec::new();
             for field in fields.named.iter_mut() {
                 let ident = field.ident.as_ref().map(ToString::to_string).unwrap_or_default();
-                let json_name = serde_rename(&field.attrs).unwrap_or_else(|| ident.clone());
+                let json_name = names.member(&def.flat, &ident).map_or(ident.clone(), str::to_owned);
                 let declared = declared.into_iter().flatten().find(|f| f.name == json_name);
                 let (Some(declared), Some(schema)) = (declared, properties.get(&json_name).and_then(Value::as_object))
                 else {
@@ -252,7 +255,8 @@ fn structure(
                 let at = declared.pointer.clone();
                 if json_name != ident {
                     // garde names fields by their identifier (it ignores `rename`), so the field
-                    // must be spelled as the JSON property: a raw identifier for a keyword.
+                    // must be spelled as the JSON property (a raw identifier for a keyword), not
+                    // renamed as typify would.
                     let Some(raw) = raw_identifier(&json_name) else {
                         return Err(Problem::new(
                             &def.file,
@@ -263,9 +267,6 @@ fn structure(
                         ));
                     };
                     field.ident = Some(raw);
-                    field
-                        .attrs
-                        .retain(|a| !a.path().is_ident("serde") || serde_rename(std::slice::from_ref(a)).is_none());
                 }
                 let is_required = declared.required;
                 let nullable = nullable(schema);
@@ -291,11 +292,13 @@ fn structure(
                 }
             }
             let extra_ident = quote::format_ident!("{EXTRA_FIELD}");
+            // garde: the extra field may not hold a declared member's name.
+            let names = members.iter().map(|m| &m.json);
             let extra: syn::Field = syn::Field::parse_named
                 .parse2(quote! {
                     /// Properties the schema does not declare, kept so that relaying a document loses nothing.
                     #[serde(flatten)]
-                    #[garde(skip)]
+                    #[garde(custom(::jerry_contracts::__private::undeclared(&[#(#names),*])))]
                     pub #extra_ident: ::jerry_contracts::Extra
                 })
                 .map_err(|e| Problem::new(&def.file, &def.pointer, format!("extra field: {e}")))?;
@@ -337,23 +340,6 @@ fn raw_identifier(name: &str) -> Option<syn::Ident> {
     syn::parse_str::<syn::Ident>(&format!("r#{name}")).ok()
 }
 
-/// The JSON name of a field or variant: its `#[serde(rename = "…")]`, if any.
-fn serde_rename(attrs: &[Attribute]) -> Option<String> {
-    let mut found = None;
-    for a in attrs.iter().filter(|a| a.path().is_ident("serde")) {
-        let _ = a.parse_nested_meta(|meta| {
-            if meta.path.is_ident("rename") {
-                let value: syn::LitStr = meta.value()?.parse()?;
-                found = Some(value.value());
-            } else if meta.input.peek(syn::Token![=]) {
-                let _: syn::Expr = meta.value()?.parse()?;
-            }
-            Ok(())
-        });
-    }
-    found
-}
-
 /// `From<f64>` (or `From<i64>`) for a newtype of one number, so `Confidence::from(0.85)` reads
 /// as it did before the field became a `Number`; `None` for any other struct.
 fn number_conversion(item: &syn::ItemStruct) -> Option<Item> {
@@ -377,13 +363,6 @@ fn number_conversion(item: &syn::ItemStruct) -> Option<Item> {
 /// Makes a field `Option<T>` when optional, `Option<Option<T>>` when optional and nullable, and
 /// a present-but-nullable `Option<T>` when required and nullable.
 fn field_type(field: &mut syn::Field, required: bool, nullable: bool) {
-    // Drop typify's defaulting: it would turn an absent field into an empty value and back.
-    field.attrs.retain(|a| !a.path().is_ident("serde") || serde_rename(std::slice::from_ref(a)).is_some());
-    field.attrs.iter_mut().filter(|a| a.path().is_ident("serde")).for_each(|a| {
-        if let Some(name) = serde_rename(std::slice::from_ref(a)) {
-            *a = attr(&format!("#[serde(rename = \"{name}\")]"));
-        }
-    });
     let inner = option_inner(&field.ty).cloned().unwrap_or_else(|| field.ty.clone());
     let shown = crate::spelling::type_text(&inner);
     match (required, nullable) {

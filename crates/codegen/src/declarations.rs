@@ -9,7 +9,7 @@
 //! structs, newtypes of an unconstrained value, enums of strings); anything else, and any type
 //! typify names that the plan does not have, is a problem naming the schema file and pointer.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -19,10 +19,46 @@ use typify::{TypeDetails, TypeEnumVariant, TypeSpace, TypeSpaceImpl};
 use crate::corpus::Problem;
 use crate::plan::{FLAT_MODULE, Plan, TypeDef};
 
+/// What the declarations say that the later passes need, so that none of them reads it back
+/// from the attributes written here: each field's and each variant's name in JSON, and which
+/// structs are newtypes.
+#[derive(Debug, Default)]
+pub struct Declared {
+    /// Struct (flat name) → its fields as (Rust field, JSON member), in declaration order.
+    fields: BTreeMap<String, Vec<(String, String)>>,
+    /// String enum (flat name) → its variants as (Rust variant, JSON value).
+    variants: BTreeMap<String, Vec<(String, String)>>,
+    /// The newtypes (a `#[serde(transparent)]` struct of one value).
+    newtypes: BTreeSet<String>,
+}
+
+impl Declared {
+    /// The JSON member that field `field` of struct `flat` holds.
+    pub fn member(&self, flat: &str, field: &str) -> Option<&str> {
+        self.fields.get(flat)?.iter().find(|(rust, _)| rust == field).map(|(_, json)| json.as_str())
+    }
+
+    /// The JSON value of variant `variant` of enum `flat`.
+    pub fn value(&self, flat: &str, variant: &str) -> Option<&str> {
+        self.variants.get(flat)?.iter().find(|(rust, _)| rust == variant).map(|(_, json)| json.as_str())
+    }
+
+    /// Whether `flat` is a newtype.
+    pub fn is_newtype(&self, flat: &str) -> bool {
+        self.newtypes.contains(flat)
+    }
+}
+
 /// Every named type of `space` (built from `schemas`, the schema typify was given for each
-/// planned type, by flat name), in name order, then typify's conversion error type.
-pub fn render(space: &TypeSpace, plan: &Plan, schemas: &BTreeMap<String, Schema>) -> Result<TokenStream, Vec<Problem>> {
+/// planned type, by flat name), in name order, then typify's conversion error type; and what
+/// they declare.
+pub fn render(
+    space: &TypeSpace,
+    plan: &Plan,
+    schemas: &BTreeMap<String, Schema>,
+) -> Result<(TokenStream, Declared), Vec<Problem>> {
     let mut items = BTreeMap::new();
+    let mut declared = Declared::default();
     let mut problems = Vec::new();
     for ty in space.iter_types() {
         let details = ty.details();
@@ -39,9 +75,9 @@ pub fn render(space: &TypeSpace, plan: &Plan, schemas: &BTreeMap<String, Schema>
             continue;
         };
         let rendered = match details {
-            TypeDetails::Struct(shape) => structure(space, def, schema, &shape),
-            TypeDetails::Enum(shape) => enumeration(def, schema, &shape),
-            TypeDetails::Newtype(shape) => newtype(space, def, schema, &shape),
+            TypeDetails::Struct(shape) => structure(space, def, schema, &shape, &mut declared),
+            TypeDetails::Enum(shape) => enumeration(def, schema, &shape, &mut declared),
+            TypeDetails::Newtype(shape) => newtype(space, def, schema, &shape, &mut declared),
             _ => continue,
         };
         match rendered {
@@ -55,7 +91,7 @@ pub fn render(space: &TypeSpace, plan: &Plan, schemas: &BTreeMap<String, Schema>
         return Err(problems);
     }
     let items = items.into_values();
-    Ok(quote! {
+    let tokens = quote! {
         #(#items)*
         #[doc = " Error types."]
         pub mod error {
@@ -89,7 +125,8 @@ pub fn render(space: &TypeSpace, plan: &Plan, schemas: &BTreeMap<String, Schema>
                 }
             }
         }
-    })
+    };
+    Ok((tokens, declared))
 }
 
 /// The type's doc: the schema's description, else its name.
@@ -126,11 +163,16 @@ fn ident(space: &TypeSpace, def: &TypeDef, id: &typify::TypeId) -> Result<TokenS
         .map_err(|e| Problem::new(&def.file, &def.pointer, format!("the type of a member does not parse: {e}")))
 }
 
+/// A struct with named fields, as typify declares it but for serde: no serde derive (the serde
+/// pass derives the one-pass `Object`) and no serde attribute on a field (the attribute pass
+/// writes each field's; typify's `rename` of a member whose name is not the field's is the
+/// field's JSON member in [`Declared`]).
 fn structure(
     space: &TypeSpace,
     def: &TypeDef,
     schema: &SchemaObject,
     shape: &typify::TypeStruct<'_>,
+    declared: &mut Declared,
 ) -> Result<TokenStream, Problem> {
     // typify reads the properties in the order of the schema it was given; its fields follow it.
     let names: Vec<&String> = schema.object.as_ref().map(|o| o.properties.keys().collect()).unwrap_or_default();
@@ -143,22 +185,24 @@ fn structure(
         ));
     }
     let mut fields = Vec::new();
+    let mut members = Vec::new();
     let mut every_optional = true;
     for (json, property) in names.iter().zip(&properties) {
         let doc = property.description.map(|d| quote!(#[doc = #d]));
-        let rename = (json.as_str() != property.name).then(|| quote!(#[serde(rename = #json)]));
         let name = format_ident!("{}", property.name);
         let ty = ident(space, def, &property.type_id)?;
         every_optional &= !property.required;
+        members.push((property.name.to_owned(), (*json).clone()));
         fields.push(quote! {
             #doc
-            #rename
             pub #name: #ty,
         });
     }
+    declared.fields.insert(def.flat.clone(), members);
     let type_name = format_ident!("{}", def.flat);
     let doc = doc(def, schema);
-    let mut names = vec!["::serde::Serialize", "::serde::Deserialize", "Debug", "Clone", "PartialEq"];
+    // serde's derives are not among them: the serde pass derives the one-pass `Object` instead.
+    let mut names = vec!["Debug", "Clone", "PartialEq"];
     if every_optional {
         names.push("Default");
     }
@@ -172,7 +216,12 @@ fn structure(
     })
 }
 
-fn enumeration(def: &TypeDef, schema: &SchemaObject, shape: &typify::TypeEnum<'_>) -> Result<TokenStream, Problem> {
+fn enumeration(
+    def: &TypeDef,
+    schema: &SchemaObject,
+    shape: &typify::TypeEnum<'_>,
+    declared: &mut Declared,
+) -> Result<TokenStream, Problem> {
     // The variants of an enum of strings, in the order of its values (`null` is the `Option`
     // around it).
     let values: Vec<&str> =
@@ -186,7 +235,11 @@ fn enumeration(def: &TypeDef, schema: &SchemaObject, shape: &typify::TypeEnum<'_
         ));
     }
     let type_name = format_ident!("{}", def.flat);
-    let declared = values.iter().zip(&variants).map(|(value, variant)| {
+    declared.variants.insert(
+        def.flat.clone(),
+        values.iter().zip(&variants).map(|(value, variant)| (variant.name.to_owned(), (*value).to_owned())).collect(),
+    );
+    let variants_declared = values.iter().zip(&variants).map(|(value, variant)| {
         let doc = variant.description.map(|d| quote!(#[doc = #d]));
         let rename = (*value != variant.name).then(|| quote!(#[serde(rename = #value)]));
         let name = format_ident!("{}", variant.name);
@@ -196,63 +249,16 @@ fn enumeration(def: &TypeDef, schema: &SchemaObject, shape: &typify::TypeEnum<'_
             #name,
         }
     });
-    let idents: Vec<syn::Ident> = variants.iter().map(|v| format_ident!("{}", v.name)).collect();
     let doc = doc(def, schema);
-    let derives = derives(&[
-        "::serde::Serialize",
-        "::serde::Deserialize",
-        "Debug",
-        "Clone",
-        "PartialEq",
-        "Copy",
-        "PartialOrd",
-        "Ord",
-        "Eq",
-        "Hash",
-    ]);
+    // No derived `Deserialize` and no conversions from and to text: the enum pass gives each
+    // enum the runtime's macro, which writes them.
+    let derives =
+        derives(&["::serde::Serialize", "Debug", "Clone", "PartialEq", "Copy", "PartialOrd", "Ord", "Eq", "Hash"]);
     Ok(quote! {
         #doc
         #derives
         pub enum #type_name {
-            #(#declared)*
-        }
-
-        impl ::std::fmt::Display for #type_name {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                match *self {
-                    #(Self::#idents => f.write_str(#values),)*
-                }
-            }
-        }
-        impl ::std::str::FromStr for #type_name {
-            type Err = self::error::ConversionError;
-
-            fn from_str(value: &str) ->
-                ::std::result::Result<Self, self::error::ConversionError>
-            {
-                match value {
-                    #(#values => Ok(Self::#idents),)*
-                    _ => Err("invalid value".into()),
-                }
-            }
-        }
-        impl ::std::convert::TryFrom<&str> for #type_name {
-            type Error = self::error::ConversionError;
-
-            fn try_from(value: &str) ->
-                ::std::result::Result<Self, self::error::ConversionError>
-            {
-                value.parse()
-            }
-        }
-        impl ::std::convert::TryFrom<::std::string::String> for #type_name {
-            type Error = self::error::ConversionError;
-
-            fn try_from(value: ::std::string::String) ->
-                ::std::result::Result<Self, self::error::ConversionError>
-            {
-                value.parse()
-            }
+            #(#variants_declared)*
         }
     })
 }
@@ -262,6 +268,7 @@ fn newtype(
     def: &TypeDef,
     schema: &SchemaObject,
     shape: &typify::TypeNewtype<'_>,
+    declared: &mut Declared,
 ) -> Result<TokenStream, Problem> {
     let inner_id = shape.inner();
     let inner = space
@@ -275,6 +282,7 @@ fn newtype(
     }
     let is_str = matches!(inner.details(), TypeDetails::String);
     let inner_name = ident(space, def, &inner_id)?;
+    declared.newtypes.insert(def.flat.clone());
     let type_name = format_ident!("{}", def.flat);
     let doc = doc(def, schema);
     let mut names = vec!["::serde::Serialize", "::serde::Deserialize", "Debug", "Clone", "PartialEq"];
@@ -377,51 +385,78 @@ mod tests {
 
     use super::*;
 
-    /// typify's own field attributes, reduced to the `rename` the attribute pass keeps (it writes
-    /// every other serde attribute of a field itself).
-    struct RenameOnly;
+    /// typify's own declarations without what the passes write themselves: a struct's serde
+    /// derives and its fields' serde attributes, an enum's derived `Deserialize` and its
+    /// conversions from and to text.
+    struct WithoutSerde;
 
-    impl VisitMut for RenameOnly {
-        fn visit_field_mut(&mut self, field: &mut syn::Field) {
-            let mut rename = None;
-            for attr in field.attrs.iter().filter(|a| a.path().is_ident("serde")) {
-                let _ = attr.parse_nested_meta(|meta| {
-                    if meta.path.is_ident("rename") {
-                        rename = Some(meta.value()?.parse::<syn::LitStr>()?);
-                    } else if meta.input.peek(syn::Token![=]) {
-                        let _: syn::Expr = meta.value()?.parse()?;
-                    }
-                    Ok(())
-                });
+    impl VisitMut for WithoutSerde {
+        fn visit_item_struct_mut(&mut self, item: &mut syn::ItemStruct) {
+            if matches!(item.fields, syn::Fields::Named(_)) {
+                drop_derives(&mut item.attrs, &["Serialize", "Deserialize"]);
+                for field in &mut item.fields {
+                    field.attrs.retain(|a| !a.path().is_ident("serde"));
+                }
             }
-            let transparent = field.ident.is_none();
-            field.attrs.retain(|a| !a.path().is_ident("serde") || transparent);
-            if let Some(rename) = rename {
-                field.attrs.push(syn::parse_quote!(#[serde(rename = #rename)]));
-            }
+        }
+
+        fn visit_item_enum_mut(&mut self, item: &mut syn::ItemEnum) {
+            drop_derives(&mut item.attrs, &["Deserialize"]);
         }
     }
 
-    /// The declarations are the ones typify would print for the corpus, but for the field
-    /// attributes the attribute pass replaces: a typify upgrade that changes its shapes fails
-    /// here, naming the first difference, rather than in the generated code.
+    fn drop_derives(attrs: &mut [syn::Attribute], names: &[&str]) {
+        use syn::punctuated::Punctuated;
+        for attr in attrs.iter_mut().filter(|a| a.path().is_ident("derive")) {
+            let Ok(list) = attr.parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated) else {
+                continue;
+            };
+            let kept = list
+                .iter()
+                .filter(|p| p.segments.last().is_none_or(|s| !names.contains(&s.ident.to_string().as_str())));
+            *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
+        }
+    }
+
+    /// The declarations are the ones typify would print for the corpus, but for the serde
+    /// derives and attributes the passes write themselves: a typify upgrade that changes its
+    /// shapes fails here, naming the first difference, rather than in the generated code.
     #[test]
     fn the_declarations_are_typify_s_own() {
         let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas");
         let corpus = crate::Corpus::load(&schemas).unwrap_or_else(|e| panic!("{e}"));
         let plan = crate::plan::plan(&corpus).unwrap_or_else(|e| panic!("{e:?}"));
         let (space, given) = crate::generate::type_space(&plan).unwrap_or_else(|e| panic!("{e:?}"));
-        let ours: syn::File = syn::parse2(render(&space, &plan, &given).unwrap_or_else(|e| panic!("{e:?}")))
-            .unwrap_or_else(|e| panic!("{e}"));
+        let (ours, declared) = render(&space, &plan, &given).unwrap_or_else(|e| panic!("{e:?}"));
+        let ours: syn::File = syn::parse2(ours).unwrap_or_else(|e| panic!("{e}"));
         let external = format!(":: jerry_contracts :: {FLAT_MODULE} ::");
         let theirs = space.to_stream().to_string().replace(&external, &format!("crate :: {FLAT_MODULE} ::"));
         let mut theirs: syn::File = syn::parse_str(&theirs).unwrap_or_else(|e| panic!("{e}"));
-        RenameOnly.visit_file_mut(&mut theirs);
+        let enums: Vec<String> = theirs
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                syn::Item::Enum(item) => Some(item.ident.to_string()),
+                _ => None,
+            })
+            .collect();
+        theirs.items.retain(|item| match item {
+            syn::Item::Impl(block) => {
+                let ty = &block.self_ty;
+                !enums.contains(&quote!(#ty).to_string())
+            }
+            _ => true,
+        });
+        WithoutSerde.visit_file_mut(&mut theirs);
         let (ours, theirs) = (prettyplease::unparse(&ours), prettyplease::unparse(&theirs));
         if let Some((line, (a, b))) = ours.lines().zip(theirs.lines()).enumerate().find(|(_, (a, b))| a != b) {
             panic!("line {}: ours {a:?}, typify's {b:?}", line + 1);
         }
         assert_eq!(ours.lines().count(), theirs.lines().count());
         assert!(ours.contains("pub struct ResearcherOutput {"), "the corpus's types are declared");
+        // What typify says with a `rename`, the table says.
+        assert_eq!(declared.member("ArchitectureInterface", "type_"), Some("type"));
+        assert_eq!(declared.value("Severity", "Critical"), Some("critical"));
+        assert!(declared.is_newtype("RequirementId") && !declared.is_newtype("ResearcherOutput"));
     }
 }

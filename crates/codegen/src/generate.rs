@@ -12,19 +12,20 @@ use typify::{CrateVers, TypeSpace, TypeSpaceSettings};
 
 use crate::attributes;
 use crate::corpus::Problem;
+use crate::declarations::Declared;
 use crate::model::Model;
 use crate::naming::pascal;
 use crate::plan::{FLAT_MODULE, Kind, Plan, TypeDef};
 
 /// Generates the complete source file for `plan`.
 pub fn source(plan: &Plan, model: &Model) -> Result<String, Vec<Problem>> {
-    let mut file = shapes(plan)?;
-    let members = attributes::apply(&mut file, plan, model)?;
+    let (mut file, declared) = shapes(plan)?;
+    let members = attributes::apply(&mut file, plan, model, &declared)?;
     crate::newtypes::apply(&mut file, plan)?;
     crate::constructors::apply(&mut file, plan, model, &members)?;
-    crate::enums::apply(&mut file, plan)?;
-    crate::skim::apply(&mut file, plan, model, &members)?;
-    crate::serde_impls::apply(&mut file, plan, &members)?;
+    crate::enums::apply(&mut file, plan, &declared);
+    crate::skim::apply(&mut file, plan, model, &members, &declared)?;
+    crate::serde_impls::apply(&mut file, &members);
     crate::poke::apply(&mut file);
     let agents = crate::agents::items(&file, plan, &model.agents, &members)?;
     let emitted: Vec<String> = file.items.iter().filter_map(item_name).collect();
@@ -119,10 +120,12 @@ pub fn source(plan: &Plan, model: &Model) -> Result<String, Vec<Problem>> {
 
 /// The declarations of the shapes typify works out for the lowered bundle
 /// ([`crate::declarations`]).
-fn shapes(plan: &Plan) -> Result<syn::File, Vec<Problem>> {
+fn shapes(plan: &Plan) -> Result<(syn::File, Declared), Vec<Problem>> {
     let (space, given) = type_space(plan)?;
-    let tokens = crate::declarations::render(&space, plan, &given)?;
-    syn::parse2(tokens).map_err(|e| vec![Problem::new("schemas/", "", format!("the declarations do not parse: {e}"))])
+    let (tokens, declared) = crate::declarations::render(&space, plan, &given)?;
+    let file = syn::parse2(tokens)
+        .map_err(|e| vec![Problem::new("schemas/", "", format!("the declarations do not parse: {e}"))])?;
+    Ok((file, declared))
 }
 
 /// typify's type space of the lowered bundle, and the schema it was given for each planned type

@@ -13,16 +13,23 @@
 //! `KEEPS`), beside the agent facts the rules read.
 
 use quote::quote;
-use syn::{Attribute, Fields, Item, Type};
+use syn::{Fields, Item, Type};
 
 use crate::attributes::{Members, attr, generic_argument, option_inner};
 use crate::corpus::Problem;
+use crate::declarations::Declared;
 use crate::model::{KEEPS, Model, OUTPUT_READS, ROOT_READS};
 use crate::plan::Plan;
 
 /// Adds the derive to every generated struct and enum, and the marks to the fields the rules read.
-pub fn apply(file: &mut syn::File, plan: &Plan, model: &Model, members: &Members) -> Result<(), Vec<Problem>> {
-    let texts = string_newtypes(file);
+pub fn apply(
+    file: &mut syn::File,
+    plan: &Plan,
+    model: &Model,
+    members: &Members,
+    declared: &Declared,
+) -> Result<(), Vec<Problem>> {
+    let texts = string_newtypes(file, declared);
     // What the rule layers read (the model's agent facts): the types kept, by flat name.
     let keeps: Vec<(&str, &[&str])> = KEEPS
         .iter()
@@ -91,11 +98,11 @@ pub fn apply(file: &mut syn::File, plan: &Plan, model: &Model, members: &Members
 }
 
 /// The string newtypes (`SessionId`, `AgentId`, …): a transparent newtype of `String`.
-fn string_newtypes(file: &syn::File) -> Vec<String> {
+fn string_newtypes(file: &syn::File, declared: &Declared) -> Vec<String> {
     file.items
         .iter()
         .filter_map(|item| match item {
-            Item::Struct(item) if transparent(&item.attrs) => match &item.fields {
+            Item::Struct(item) if declared.is_newtype(&item.ident.to_string()) => match &item.fields {
                 Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
                     let ty = &fields.unnamed.first()?.ty;
                     (quote!(#ty).to_string().replace(' ', "") == "::std::string::String")
@@ -106,12 +113,6 @@ fn string_newtypes(file: &syn::File) -> Vec<String> {
             _ => None,
         })
         .collect()
-}
-
-fn transparent(attrs: &[Attribute]) -> bool {
-    attrs.iter().any(|a| {
-        a.path().is_ident("serde") && matches!(&a.meta, syn::Meta::List(l) if l.tokens.to_string() == "transparent")
-    })
 }
 
 fn is_named(ty: &Type, name: &str) -> bool {
