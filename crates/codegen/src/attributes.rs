@@ -1,9 +1,11 @@
-//! The attribute pass: typify gives the shapes; this pass makes each generated item exactly as
-//! strict and as faithful as its schema. It adds `garde` rules for every pattern, range, length,
-//! item count, uniqueness and URI format (with JSON property names in error paths), makes every
-//! optional field an `Option` so that a document is written back as it was read (an empty array
-//! stays, a `null` stays), adds the `extra` map that keeps undeclared properties, and documents
-//! every type, field and variant with the schema it comes from.
+//! The attribute pass: the declarations give the shapes ([`crate::declarations`]); this pass
+//! makes each generated item exactly as strict and as faithful as its schema. It adds `garde`
+//! rules for every pattern, range, length, item count, uniqueness and URI format (with JSON
+//! property names in error paths), makes every optional field an `Option` so that a document is
+//! written back as it was read (an empty array stays, a `null` stays), adds the `extra` map that
+//! keeps undeclared properties, and documents every type and field with its constraints and the
+//! schema it comes from. What a declaration says (a field's JSON name, whether it has a doc) it
+//! asks the declarations' table, not the attributes.
 
 use std::collections::BTreeMap;
 
@@ -135,51 +137,16 @@ fn doc(text: &str) -> Attribute {
     attr(&format!("#[doc = {literal}]"))
 }
 
-fn has_doc(attrs: &[Attribute]) -> bool {
-    attrs.iter().any(|a| a.path().is_ident("doc"))
-}
-
-/// The text of the doc attributes, one line each.
-fn doc_text(attrs: &[Attribute]) -> String {
-    let lines: Vec<String> = attrs
-        .iter()
-        .filter(|a| a.path().is_ident("doc"))
-        .filter_map(|a| match &a.meta.require_name_value().ok()?.value {
-            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }) => Some(text.value()),
-            _ => None,
-        })
-        .collect();
-    lines.join("\n")
-}
-
-/// A doc or a name reduced to what it says: lower case, without backticks, `_`, `-`, spaces, a
-/// leading article or a final full stop (`The agent id.`, `` `agent_id` `` and `AgentId` agree).
-fn gist(text: &str) -> String {
-    let text = text.trim().trim_end_matches('.').to_lowercase();
-    let text = ["the ", "a ", "an "].iter().find_map(|article| text.strip_prefix(article)).unwrap_or(&text);
-    text.chars().filter(|c| !matches!(c, '`' | '_' | '-' | ' ' | '\n' | '\t')).collect()
-}
-
-/// Removes the doc when all it says is one of `names` (a field's, a type's): the item's
-/// signature says that already.
-fn drop_name_only_doc(attrs: &mut Vec<Attribute>, names: &[&str]) {
-    let text = gist(&doc_text(attrs));
-    if !text.is_empty() && names.iter().any(|name| gist(name.trim_start_matches("r#")) == text) {
-        attrs.retain(|a| !a.path().is_ident("doc"));
-    }
-}
-
-/// The type's docs (without one that only says its name, with its constraints in words, when it
-/// holds one constrained value) and derives.
-fn type_attrs(attrs: &mut Vec<Attribute>, def: &TypeDef, validates: bool, said: &[String]) {
-    drop_name_only_doc(attrs, &[&def.public, &def.flat]);
+/// The type's docs (after the description the declaration has, if `documented`: its
+/// constraints in words, when it holds one constrained value, and its schema) and derives.
+fn type_attrs(attrs: &mut Vec<Attribute>, def: &TypeDef, documented: bool, validates: bool, said: &[String]) {
     if !said.is_empty() {
-        if has_doc(attrs) {
+        if documented {
             attrs.push(doc(""));
         }
         attrs.push(doc(&constraints_line(said)));
     }
-    if has_doc(attrs) {
+    if documented || !said.is_empty() {
         attrs.push(doc(""));
     }
     attrs.push(doc(&format!("Schema: `{}`", def.location())));
@@ -207,24 +174,16 @@ fn constraints_line(said: &[String]) -> String {
 }
 
 fn enumeration(item: &mut syn::ItemEnum, def: &TypeDef, declared: &Declared) {
-    type_attrs(&mut item.attrs, def, false, &[]);
-    for variant in &mut item.variants {
-        if has_doc(&variant.attrs) {
-            continue;
-        }
-        let ident = variant.ident.to_string();
-        let value = declared.value(&def.flat, &ident).map_or(ident.clone(), str::to_owned);
-        variant.attrs.insert(0, doc(&format!("`{value}`")));
-    }
+    type_attrs(&mut item.attrs, def, declared.is_documented(&def.flat), false, &[]);
 }
 
-/// Completes one struct (`declared`: the model's fields of an object); for a struct with named
-/// fields, its members.
+/// Completes one struct (`fields`: the model's fields of an object; `declared`: what its
+/// declaration says); for a struct with named fields, its members.
 fn structure(
     item: &mut syn::ItemStruct,
     def: &TypeDef,
-    declared: Option<&[Field]>,
-    names: &Declared,
+    model_fields: Option<&[Field]>,
+    declared: &Declared,
     plan: &Plan,
     patterns: &[String],
 ) -> Result<Option<Vec<Member>>, Problem> {
@@ -233,7 +192,7 @@ fn structure(
     let newtype = matches!(&item.fields, Fields::Unnamed(fields) if fields.unnamed.len() == 1);
     // A newtype's constraints are its content's: said on the type.
     let said = if newtype { rules(def, &def.pointer, &source, plan, patterns)?.said } else { Vec::new() };
-    type_attrs(&mut item.attrs, def, validates, &said);
+    type_attrs(&mut item.attrs, def, declared.is_documented(&def.flat), validates, &said);
     match (&def.kind, &mut item.fields) {
         (Kind::Struct, Fields::Named(fields)) => {
             item.attrs.push(attr("#[garde(allow_unvalidated)]"));
@@ -242,9 +201,10 @@ fn structure(
             let mut members = Vec::new();
             for field in fields.named.iter_mut() {
                 let ident = field.ident.as_ref().map(ToString::to_string).unwrap_or_default();
-                let json_name = names.member(&def.flat, &ident).map_or(ident.clone(), str::to_owned);
-                let declared = declared.into_iter().flatten().find(|f| f.name == json_name);
-                let (Some(declared), Some(schema)) = (declared, properties.get(&json_name).and_then(Value::as_object))
+                let json_name = declared.member(&def.flat, &ident).map_or(ident.clone(), str::to_owned);
+                let field_model = model_fields.into_iter().flatten().find(|f| f.name == json_name);
+                let (Some(field_model), Some(schema)) =
+                    (field_model, properties.get(&json_name).and_then(Value::as_object))
                 else {
                     return Err(Problem::new(
                         &def.file,
@@ -252,7 +212,7 @@ fn structure(
                         format!("typify produced field {ident} for no property"),
                     ));
                 };
-                let at = declared.pointer.clone();
+                let at = field_model.pointer.clone();
                 if json_name != ident {
                     // garde names fields by their identifier (it ignores `rename`), so the field
                     // must be spelled as the JSON property (a raw identifier for a keyword), not
@@ -268,7 +228,7 @@ fn structure(
                     };
                     field.ident = Some(raw);
                 }
-                let is_required = declared.required;
+                let is_required = field_model.required;
                 let nullable = nullable(schema);
                 members.push(Member {
                     json: json_name.clone(),
@@ -282,9 +242,8 @@ fn structure(
                     field.attrs.push(attr(&format!("#[garde({})]", rules.garde.join(", "))));
                 }
                 schemars_extensions(&mut field.attrs, schema);
-                drop_name_only_doc(&mut field.attrs, &[&json_name, &ident]);
                 if !rules.said.is_empty() {
-                    if has_doc(&field.attrs) {
+                    if declared.is_field_documented(&def.flat, &ident) {
                         field.attrs.push(doc(""));
                     }
                     field.attrs.push(doc(&constraints_line(&rules.said)));
@@ -674,24 +633,5 @@ mod tests {
             seen.push(check);
         }
         assert_eq!(seen.len(), 9, "every value rule of the table: {seen:?}");
-    }
-
-    #[test]
-    fn a_doc_that_only_says_the_name_is_dropped() {
-        for text in [" `agent_id`", "agent_id", " The agent id.", "Agent-ID", " `AgentId`"] {
-            let mut attrs = vec![doc(text), attr("#[serde(rename = \"agent_id\")]")];
-            drop_name_only_doc(&mut attrs, &["agent_id"]);
-            assert!(!has_doc(&attrs), "{text}");
-            assert_eq!(attrs.len(), 1);
-        }
-        for text in [" Agent that produced the output", " agent_id of the reviewer"] {
-            let mut attrs = vec![doc(text)];
-            drop_name_only_doc(&mut attrs, &["agent_id"]);
-            assert!(has_doc(&attrs), "{text}");
-        }
-        // A keyword field is named without its `r#`.
-        let mut attrs = vec![doc(" `type`")];
-        drop_name_only_doc(&mut attrs, &["r#type"]);
-        assert!(!has_doc(&attrs));
     }
 }

@@ -30,6 +30,13 @@ pub struct Declared {
     variants: BTreeMap<String, Vec<(String, String)>>,
     /// The newtypes (a `#[serde(transparent)]` struct of one value).
     newtypes: BTreeSet<String>,
+    /// The checked newtypes: a string the schema constrains, built only through the
+    /// constructors the newtypes pass writes (its field is private).
+    checked: BTreeSet<String>,
+    /// The types whose declaration has a doc (one that says more than the type's name).
+    documented: BTreeSet<String>,
+    /// The struct fields, as (flat name, Rust field), whose declaration has a doc.
+    documented_fields: BTreeSet<(String, String)>,
 }
 
 impl Declared {
@@ -46,6 +53,21 @@ impl Declared {
     /// Whether `flat` is a newtype.
     pub fn is_newtype(&self, flat: &str) -> bool {
         self.newtypes.contains(flat)
+    }
+
+    /// The checked newtypes, by flat name.
+    pub fn checked(&self) -> impl Iterator<Item = &str> {
+        self.checked.iter().map(String::as_str)
+    }
+
+    /// Whether the declaration of type `flat` has a doc.
+    pub fn is_documented(&self, flat: &str) -> bool {
+        self.documented.contains(flat)
+    }
+
+    /// Whether field `field` of struct `flat` has a doc.
+    pub fn is_field_documented(&self, flat: &str, field: &str) -> bool {
+        self.documented_fields.contains(&(flat.to_owned(), field.to_owned()))
     }
 }
 
@@ -129,11 +151,29 @@ pub fn render(
     Ok((tokens, declared))
 }
 
-/// The type's doc: the schema's description, else its name.
-fn doc(def: &TypeDef, schema: &SchemaObject) -> TokenStream {
-    let text =
-        schema.metadata.as_ref().and_then(|m| m.description.clone()).unwrap_or_else(|| format!("`{}`", def.flat));
-    quote!(#[doc = #text])
+/// The type's doc: the schema's description, unless all it says is the type's name (typify's
+/// own doc of a type without a description is its name).
+fn doc(def: &TypeDef, schema: &SchemaObject, declared: &mut Declared) -> Option<TokenStream> {
+    let text = schema.metadata.as_ref().and_then(|m| m.description.clone())?;
+    says_more(&text, &[&def.public, &def.flat]).then(|| {
+        declared.documented.insert(def.flat.clone());
+        quote!(#[doc = #text])
+    })
+}
+
+/// Whether a doc says more than one of `names` (a field's, a type's), which the item's signature
+/// says already.
+pub(crate) fn says_more(text: &str, names: &[&str]) -> bool {
+    let text = gist(text);
+    !text.is_empty() && names.iter().all(|name| gist(name.trim_start_matches("r#")) != text)
+}
+
+/// A doc or a name reduced to what it says: lower case, without backticks, `_`, `-`, spaces, a
+/// leading article or a final full stop (`The agent id.`, `` `agent_id` `` and `AgentId` agree).
+fn gist(text: &str) -> String {
+    let text = text.trim().trim_end_matches('.').to_lowercase();
+    let text = ["the ", "a ", "an "].iter().find_map(|article| text.strip_prefix(article)).unwrap_or(&text);
+    text.chars().filter(|c| !matches!(c, '`' | '_' | '-' | ' ' | '\n' | '\t')).collect()
 }
 
 /// The derives, in typify's (sorted) order.
@@ -188,7 +228,10 @@ fn structure(
     let mut members = Vec::new();
     let mut every_optional = true;
     for (json, property) in names.iter().zip(&properties) {
-        let doc = property.description.map(|d| quote!(#[doc = #d]));
+        let doc = property.description.filter(|d| says_more(d, &[json.as_str(), property.name])).map(|d| {
+            declared.documented_fields.insert((def.flat.clone(), property.name.to_owned()));
+            quote!(#[doc = #d])
+        });
         let name = format_ident!("{}", property.name);
         let ty = ident(space, def, &property.type_id)?;
         every_optional &= !property.required;
@@ -200,7 +243,7 @@ fn structure(
     }
     declared.fields.insert(def.flat.clone(), members);
     let type_name = format_ident!("{}", def.flat);
-    let doc = doc(def, schema);
+    let doc = doc(def, schema, declared);
     // serde's derives are not among them: the serde pass derives the one-pass `Object` instead.
     let mut names = vec!["Debug", "Clone", "PartialEq"];
     if every_optional {
@@ -240,7 +283,9 @@ fn enumeration(
         values.iter().zip(&variants).map(|(value, variant)| (variant.name.to_owned(), (*value).to_owned())).collect(),
     );
     let variants_declared = values.iter().zip(&variants).map(|(value, variant)| {
-        let doc = variant.description.map(|d| quote!(#[doc = #d]));
+        // A variant says its value on the wire, where the schema says nothing of it.
+        let doc = variant.description.map_or_else(|| format!(" `{value}`"), str::to_owned);
+        let doc = quote!(#[doc = #doc]);
         let rename = (*value != variant.name).then(|| quote!(#[serde(rename = #value)]));
         let name = format_ident!("{}", variant.name);
         quote! {
@@ -249,7 +294,7 @@ fn enumeration(
             #name,
         }
     });
-    let doc = doc(def, schema);
+    let doc = doc(def, schema, declared);
     // No derived `Deserialize` and no conversions from and to text: the enum pass gives each
     // enum the runtime's macro, which writes them.
     let derives =
@@ -283,8 +328,15 @@ fn newtype(
     let is_str = matches!(inner.details(), TypeDetails::String);
     let inner_name = ident(space, def, &inner_id)?;
     declared.newtypes.insert(def.flat.clone());
+    // A string with rules of its own is built through checked constructors (the newtypes pass):
+    // its field is private, and typify's unchecked `From<String>` and `FromStr` are left out.
+    let checked = def.validates && is_str;
+    if checked {
+        declared.checked.insert(def.flat.clone());
+    }
+    let vis = (!checked).then(|| quote!(pub));
     let type_name = format_ident!("{}", def.flat);
-    let doc = doc(def, schema);
+    let doc = doc(def, schema, declared);
     let mut names = vec!["::serde::Serialize", "::serde::Deserialize", "Debug", "Clone", "PartialEq"];
     if is_str {
         names.extend(["PartialOrd", "Ord", "Eq", "Hash"]);
@@ -299,7 +351,7 @@ fn newtype(
             }
         }
     });
-    let from_text = is_str.then(|| {
+    let from_text = (is_str && !checked).then(|| {
         quote! {
             impl ::std::str::FromStr for #type_name {
                 type Err = ::std::convert::Infallible;
@@ -346,11 +398,20 @@ fn newtype(
             }
         }
     });
+    let unchecked = (!checked).then(|| {
+        quote! {
+            impl ::std::convert::From<#inner_name> for #type_name {
+                fn from(value: #inner_name) -> Self {
+                    Self(value)
+                }
+            }
+        }
+    });
     Ok(quote! {
         #doc
         #derives
         #[serde(transparent)]
-        pub struct #type_name(pub #inner_name);
+        pub struct #type_name(#vis #inner_name);
 
         impl ::std::ops::Deref for #type_name {
             type Target = #inner_name;
@@ -365,11 +426,7 @@ fn newtype(
             }
         }
 
-        impl ::std::convert::From<#inner_name> for #type_name {
-            fn from(value: #inner_name) -> Self {
-                Self(value)
-            }
-        }
+        #unchecked
 
         #display
         #from_text
@@ -389,6 +446,17 @@ mod tests {
     /// derives and its fields' serde attributes, an enum's derived `Deserialize` and its
     /// conversions from and to text.
     struct WithoutSerde;
+
+    /// Declarations without their docs, which typify writes for every item (its name when the
+    /// schema has no description) and the declarations only where they say more than the name
+    /// (`says_more`, tested below); the generated Rust holds the docs to their text.
+    struct WithoutDocs;
+
+    impl VisitMut for WithoutDocs {
+        fn visit_attributes_mut(&mut self, attrs: &mut Vec<syn::Attribute>) {
+            attrs.retain(|a| !a.path().is_ident("doc"));
+        }
+    }
 
     impl VisitMut for WithoutSerde {
         fn visit_item_struct_mut(&mut self, item: &mut syn::ItemStruct) {
@@ -447,7 +515,32 @@ mod tests {
             }
             _ => true,
         });
+        // A checked newtype's field is private, and typify's unchecked conversions into it left out.
+        let checked: Vec<String> = declared.checked().map(str::to_owned).collect();
+        theirs.items.retain(|item| match item {
+            syn::Item::Impl(block) => {
+                let ty = &block.self_ty;
+                let into_checked = checked.contains(&quote!(#ty).to_string());
+                let conversion = block.trait_.as_ref().and_then(|(_, path, _)| path.segments.last()).is_some_and(|s| {
+                    s.ident == "FromStr" || (s.ident == "From" && quote!(#s).to_string().contains("String"))
+                });
+                !(into_checked && conversion)
+            }
+            _ => true,
+        });
+        for item in &mut theirs.items {
+            if let syn::Item::Struct(item) = item
+                && checked.contains(&item.ident.to_string())
+            {
+                for field in &mut item.fields {
+                    field.vis = syn::Visibility::Inherited;
+                }
+            }
+        }
         WithoutSerde.visit_file_mut(&mut theirs);
+        WithoutDocs.visit_file_mut(&mut theirs);
+        let mut ours = ours;
+        WithoutDocs.visit_file_mut(&mut ours);
         let (ours, theirs) = (prettyplease::unparse(&ours), prettyplease::unparse(&theirs));
         if let Some((line, (a, b))) = ours.lines().zip(theirs.lines()).enumerate().find(|(_, (a, b))| a != b) {
             panic!("line {}: ours {a:?}, typify's {b:?}", line + 1);
@@ -458,5 +551,18 @@ mod tests {
         assert_eq!(declared.member("ArchitectureInterface", "type_"), Some("type"));
         assert_eq!(declared.value("Severity", "Critical"), Some("critical"));
         assert!(declared.is_newtype("RequirementId") && !declared.is_newtype("ResearcherOutput"));
+    }
+
+    #[test]
+    fn a_doc_that_only_says_the_name_says_nothing_more() {
+        for text in [" `agent_id`", "agent_id", " The agent id.", "Agent-ID", " `AgentId`", "", "  "] {
+            assert!(!says_more(text, &["agent_id"]), "{text:?}");
+        }
+        for text in [" Agent that produced the output", " agent_id of the reviewer"] {
+            assert!(says_more(text, &["agent_id"]), "{text:?}");
+        }
+        // A keyword field is named without its `r#`; any of the names counts.
+        assert!(!says_more(" `type`", &["r#type"]));
+        assert!(!says_more("Requirement id", &["RequirementId", "CommonRequirementId"]));
     }
 }

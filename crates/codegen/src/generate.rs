@@ -21,7 +21,7 @@ use crate::plan::{FLAT_MODULE, Kind, Plan, TypeDef};
 pub fn source(plan: &Plan, model: &Model) -> Result<String, Vec<Problem>> {
     let (mut file, declared) = shapes(plan)?;
     let members = attributes::apply(&mut file, plan, model, &declared)?;
-    crate::newtypes::apply(&mut file, plan)?;
+    crate::newtypes::apply(&mut file, plan, &declared)?;
     crate::constructors::apply(&mut file, plan, model, &members)?;
     crate::enums::apply(&mut file, plan, &declared);
     crate::skim::apply(&mut file, plan, model, &members, &declared)?;

@@ -1,42 +1,32 @@
 //! Checked string newtypes: a named string type with schema rules (an id pattern, a length) gets
-//! a private field and constructors that check those rules — `new`, `TryFrom<&str>`,
-//! `TryFrom<String>` and `FromStr` — each failing with a `jerry_contracts::InvalidValue` that
-//! names the type, the value and the rule. typify's unchecked `From<String>` and infallible
-//! `FromStr` are removed. Reading JSON stays unchecked (the validation layers report every
-//! violation at its place); building a value in code is checked.
+//! constructors that check those rules — `new`, `TryFrom<&str>`, `TryFrom<String>` and
+//! `FromStr` — each failing with a `jerry_contracts::InvalidValue` that names the type, the value
+//! and the rule. (The declarations keep its field private and leave out typify's unchecked
+//! `From<String>` and infallible `FromStr`.) Reading JSON stays unchecked (the validation layers
+//! report every violation at its place); building a value in code is checked.
 
 use std::collections::BTreeMap;
 
 use quote::{format_ident, quote};
 use serde_json::Value;
-use syn::{Fields, Item, Visibility};
 
 use crate::corpus::Problem;
+use crate::declarations::Declared;
 use crate::model::Checks;
 use crate::plan::Plan;
 
-/// Applies the pass to the generated items.
-pub fn apply(file: &mut syn::File, plan: &Plan) -> Result<(), Vec<Problem>> {
+/// Applies the pass to the checked newtypes the declarations hold (`declared`).
+pub fn apply(file: &mut syn::File, plan: &Plan, declared: &Declared) -> Result<(), Vec<Problem>> {
     let mut checked: BTreeMap<String, (String, String)> = BTreeMap::new();
-    for item in &mut file.items {
-        let Item::Struct(item) = item else { continue };
-        let Some(def) = plan.get(&item.ident.to_string()) else { continue };
-        let Fields::Unnamed(fields) = &mut item.fields else { continue };
-        if !def.validates || fields.unnamed.len() != 1 {
-            continue;
-        }
-        let Some(field) = fields.unnamed.first_mut() else { continue };
-        let ty = &field.ty;
-        if quote!(#ty).to_string() != ":: std :: string :: String" {
-            continue;
-        }
+    for flat in declared.checked() {
+        let Some(def) = plan.get(flat) else {
+            return Err(vec![Problem::new("schemas/", "", format!("a checked newtype {flat} the plan does not have"))]);
+        };
         let Some(rule) = rule(&def.source) else {
             return Err(vec![Problem::new(&def.file, &def.pointer, "a checked string type with no rule to name")]);
         };
-        field.vis = Visibility::Inherited;
-        checked.insert(item.ident.to_string(), (def.public.clone(), rule));
+        checked.insert(flat.to_owned(), (def.public.clone(), rule));
     }
-    file.items.retain(|item| !matches!(item, Item::Impl(block) if unchecked_conversion(block, &checked)));
     for (flat, (public, rule)) in &checked {
         let ident = format_ident!("{flat}");
         // In the docs the rule's pattern is code, so that rustdoc reads no link in its brackets.
@@ -128,14 +118,4 @@ fn rule(schema: &Value) -> Option<String> {
         parts.push(format!("be a {format}"));
     }
     (!parts.is_empty()).then(|| format!("it must {}", parts.join(" and ")))
-}
-
-/// typify's unchecked conversions into a checked type: `From<String>`, `FromStr`, `TryFrom`.
-fn unchecked_conversion(block: &syn::ItemImpl, checked: &BTreeMap<String, (String, String)>) -> bool {
-    let self_ty = &block.self_ty;
-    if !checked.contains_key(&quote!(#self_ty).to_string()) {
-        return false;
-    }
-    let Some((_, path, _)) = &block.trait_ else { return false };
-    path.segments.last().is_some_and(|s| matches!(s.ident.to_string().as_str(), "From" | "FromStr" | "TryFrom"))
 }
