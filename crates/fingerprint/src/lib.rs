@@ -11,12 +11,27 @@ use std::path::Path;
 /// `// schema <16 hex digits> <path under schemas/>`.
 pub const LINE: &str = "// schema ";
 
+/// FNV-1a's offset basis and prime (64 bits).
+const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const PRIME: u64 = 0x0100_0000_01b3;
+
 /// FNV-1a (64 bits) of `bytes`: a check against forgetting to regenerate, not against anyone.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3))
+    bytes.iter().fold(OFFSET, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(PRIME))
 }
 
-/// Every `.json` file under `dir`, as its path under `dir` (with `/`) and the [`fnv1a`] of its
+/// [`fnv1a`] of a text file's bytes with every CRLF line end read as LF, so that a checkout that
+/// writes CRLF (git's `core.autocrlf` on Windows) fingerprints its schemas as the repository
+/// does.
+pub fn text(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|&(at, &byte)| !(byte == b'\r' && bytes.get(at + 1) == Some(&b'\n')))
+        .fold(OFFSET, |hash, (_, &byte)| (hash ^ u64::from(byte)).wrapping_mul(PRIME))
+}
+
+/// Every `.json` file under `dir`, as its path under `dir` (with `/`) and the [`text`] hash of its
 /// bytes, sorted by path; a directory or file that cannot be read is an error naming it.
 pub fn schemas(dir: &Path) -> Result<Vec<(String, u64)>, String> {
     let mut files = Vec::new();
@@ -35,7 +50,7 @@ fn walk(dir: &Path, prefix: &str, files: &mut Vec<(String, u64)>) -> Result<(), 
             walk(&path, &format!("{under}/"), files)?;
         } else if path.extension().is_some_and(|e| e == "json") {
             let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            files.push((under, fnv1a(&bytes)));
+            files.push((under, text(&bytes)));
         }
     }
     Ok(())
@@ -91,6 +106,8 @@ mod tests {
         assert_eq!(read(&header), files, "the fingerprint ends at the first line that is not a comment");
         assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c, "FNV-1a's published value for \"a\"");
+        assert_eq!(text(b"{\r\n  \"a\": 1\r\n}\r\n"), fnv1a(b"{\n  \"a\": 1\n}\n"), "CRLF reads as LF");
+        assert_ne!(text(b"a\rb"), fnv1a(b"ab"), "a lone CR is a byte like any other");
     }
 
     #[test]
