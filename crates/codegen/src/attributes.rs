@@ -83,10 +83,6 @@ pub fn apply(file: &mut syn::File, plan: &Plan, model: &Model, declared: &Declar
                 let Some(def) = plan.get(&item.ident.to_string()) else { continue };
                 enumeration(item, def, declared);
             }
-            Item::Mod(module) => {
-                // typify's helper modules (`error`, `defaults`).
-                module.attrs.push(attr("#[allow(missing_docs)]"));
-            }
             _ => {}
         }
     }
