@@ -31,8 +31,9 @@ pub fn text(bytes: &[u8]) -> u64 {
         .fold(OFFSET, |hash, (_, &byte)| (hash ^ u64::from(byte)).wrapping_mul(PRIME))
 }
 
-/// Every `.json` file under `dir`, as its path under `dir` (with `/`) and the [`text`] hash of its
-/// bytes, sorted by path; a directory or file that cannot be read is an error naming it.
+/// Every `.json` file under `dir` (links to directories not followed), as its path under `dir`
+/// (with `/`) and the [`text`] hash of its bytes, sorted by path; a directory or file that
+/// cannot be read is an error naming it.
 pub fn schemas(dir: &Path) -> Result<Vec<(String, u64)>, String> {
     let mut files = Vec::new();
     walk(dir, "", &mut files)?;
@@ -46,7 +47,9 @@ fn walk(dir: &Path, prefix: &str, files: &mut Vec<(String, u64)>) -> Result<(), 
         let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let under = format!("{prefix}{name}");
-        if path.is_dir() {
+        // A link to a directory is not walked (as the generator's corpus does not), so that a
+        // link that leads back up cannot loop.
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
             walk(&path, &format!("{under}/"), files)?;
         } else if path.extension().is_some_and(|e| e == "json") {
             let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -119,5 +122,17 @@ mod tests {
             differences(&recorded, &now),
             ["schemas/b.json changed", "schemas/d.json is new", "schemas/c.json was removed"]
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_back_up_is_not_walked() {
+        let dir = std::env::temp_dir().join(format!("jerry-contracts-fingerprint-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("sub")).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(dir.join("sub/a.json"), "{}\n").unwrap_or_else(|e| panic!("{e}"));
+        std::os::unix::fs::symlink(&dir, dir.join("sub/up")).unwrap_or_else(|e| panic!("{e}"));
+        let found = schemas(&dir);
+        std::fs::remove_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(found, Ok(vec![("sub/a.json".to_owned(), fnv1a(b"{}\n"))]));
     }
 }
