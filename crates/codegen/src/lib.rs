@@ -5,15 +5,16 @@
 //!
 //! The API: [`generate()`] and [`python_types`]; the corpus ([`corpus`]), the plan of named
 //! types ([`plan`]), the contract model ([`model`]) and its views ([`constraints`]), the Python
-//! renderer's committed path ([`python`]), the golden view ([`golden`]), the schemas' fingerprint the
-//! generated Rust records and the build checks ([`fingerprint`]) and the file readers the tools
-//! share ([`files`]). The Rust renderer's passes (`generate`, `declarations`, `attributes`,
-//! `newtypes`, `constructors`, `enums`, `skim`, `serde_impls`, `agents`, `poke`, `keywords`,
-//! `naming`, `spelling`) are private.
+//! renderer's committed path ([`python`]), the golden view ([`golden`]), the schemas'
+//! fingerprint the generated Rust records and the build checks ([`fingerprint`]) and the file
+//! readers the tools share ([`files`]). The Rust renderer's passes (`generate`, `declarations`,
+//! `attributes`, `newtypes`, `constructors`, `enums`, `skim`, `serde_impls`, `agents`, `poke`,
+//! `keywords`, `naming`, `spelling`) are private.
 //!
 //! The library does not depend on this crate: its generated Rust is committed (D-168), written
-//! by the bless (`scripts/bless.sh`, whose first step is this crate's binary) and
-//! held fresh by the workspace's `tests/artifacts.rs`; nothing here reaches the library's users. The tools built on the corpus (schema diff, reference docs, fixture discovery) are in
+//! by the bless (`scripts/bless.sh`, whose first step is this crate's binary) and held fresh by
+//! the workspace's `tests/artifacts.rs`; nothing here reaches the library's users. The tools
+//! built on the corpus (schema diff, reference docs, fixture discovery) are in
 //! `jerry-contracts-schema-tools`.
 
 mod agents;
@@ -24,7 +25,6 @@ pub mod corpus;
 mod declarations;
 mod enums;
 pub mod files;
-pub use jerry_contracts_fingerprint as fingerprint;
 mod generate;
 pub mod golden;
 mod keywords;
@@ -42,6 +42,7 @@ use std::path::Path;
 
 pub use constraints::Constraint;
 pub use corpus::{Corpus, CorpusError, Problem, Reference, Schema};
+pub use jerry_contracts_fingerprint as fingerprint;
 
 /// How to regenerate every committed generated artifact (quoted in their headers).
 pub const REGENERATE: &str = "JERRY_BLESS=1 cargo test --test artifacts";
