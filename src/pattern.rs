@@ -1,9 +1,13 @@
 //! JSON Schema `pattern`: [`EcmaPattern`], an ECMA-262 regular expression matched the way JSON
 //! Schema matches it, on a linear-time engine (a dense DFA, else `regex`) wherever the pattern
-//! translates exactly, else on regress. The generated types keep one per schema pattern in a
-//! static and name it in a `garde` `pattern` rule; the schema layer and the skim use it too.
+//! translates exactly, else on regress (the engines are [`jerry_contracts_ecma::Matcher`]'s). The
+//! generated types keep one per schema pattern in a static and name it in a `garde` `pattern`
+//! rule; the schema layer and the skim use it too.
 
 use std::fmt;
+
+use jerry_contracts_ecma::Matcher;
+pub use jerry_contracts_ecma::SyntaxError;
 
 /// A JSON Schema `pattern`: an ECMA-262 regular expression, matched the way JSON Schema
 /// matches it (anywhere in the string unless anchored; `\d` and `[0-9]` mean ASCII digits
@@ -29,71 +33,7 @@ use std::fmt;
 /// ```
 pub struct EcmaPattern {
     source: &'static str,
-    engine: Engine,
-}
-
-/// The engine that runs a pattern: `regex` (linear time) whenever the pattern translates to its
-/// syntax with the same meaning ([`jerry_contracts_ecma::translate`]), else regress (ECMA-262 itself).
-/// A translated pattern whose dense DFA stays within [`DFA_LIMIT`] (every schema pattern) is
-/// matched by the DFA; the `regex` answers whenever the DFA cannot (it never gives up on the
-/// schemas' patterns, which have no Unicode word boundary).
-enum Engine {
-    Linear { dfa: Option<Walk>, regex: regex::Regex },
-    Ecma(regress::Regex),
-}
-
-/// A dense DFA with its start state for a search from the start of a text, found once, so a
-/// match is a walk of the table: one transition a byte, no search set-up (the `Input`,
-/// start-state and prefilter work of `try_search_fwd`, most of the cost on a short id).
-struct Walk {
-    dfa: Box<DenseDfa>,
-    start: regex_automata::util::primitives::StateID,
-}
-
-impl Walk {
-    fn new(dfa: Box<DenseDfa>) -> Option<Self> {
-        use regex_automata::dfa::Automaton;
-        let start = dfa.start_state(&regex_automata::util::start::Config::new()).ok()?;
-        Some(Self { dfa, start })
-    }
-
-    /// Whether the pattern matches anywhere in `text`; `None` when the DFA gives up (a quit
-    /// state, which the schemas' patterns never reach).
-    fn is_match(&self, text: &str) -> Option<bool> {
-        use regex_automata::dfa::Automaton;
-        let dfa = &*self.dfa;
-        let mut state = self.start;
-        for &byte in text.as_bytes() {
-            state = dfa.next_state(state, byte);
-            if dfa.is_special_state(state) {
-                // A dense DFA reports a match one byte late: any match state means a match.
-                if dfa.is_match_state(state) {
-                    return Some(true);
-                }
-                if dfa.is_dead_state(state) {
-                    return Some(false);
-                }
-                if dfa.is_quit_state(state) {
-                    return None;
-                }
-            }
-        }
-        Some(dfa.is_match_state(dfa.next_eoi_state(state)))
-    }
-}
-
-/// A dense DFA over bytes (UTF-8 aware, as `regex` is).
-type DenseDfa = regex_automata::dfa::dense::DFA<Vec<u32>>;
-
-/// The most memory one pattern's DFA (and its determinisation) may take; past it, the pattern
-/// is left to `regex` alone.
-const DFA_LIMIT: usize = 1 << 18;
-
-/// The dense DFA for a translated pattern, if it stays within [`DFA_LIMIT`].
-fn dense(translated: &str) -> Option<Box<DenseDfa>> {
-    use regex_automata::dfa::dense;
-    let config = dense::Config::new().dfa_size_limit(Some(DFA_LIMIT)).determinize_size_limit(Some(DFA_LIMIT));
-    dense::Builder::new().configure(config).build(translated).ok().map(Box::new)
+    matcher: Matcher,
 }
 
 impl EcmaPattern {
@@ -113,29 +53,20 @@ impl EcmaPattern {
 
     /// Compiles `source` as an ECMA-262 regular expression (no flags), or says why it is not
     /// one.
-    pub fn try_new(source: &'static str) -> Result<Self, regress::Error> {
-        // regress judges the syntax: only a valid ECMA-262 pattern is translated.
-        let ecma = regress::Regex::new(source)?;
-        let translated = jerry_contracts_ecma::translate(source);
-        let linear =
-            translated.as_deref().and_then(|translated| Some((translated, regex::Regex::new(translated).ok()?)));
-        let engine = match linear {
-            Some((translated, regex)) => Engine::Linear { dfa: dense(translated).and_then(Walk::new), regex },
-            None => Engine::Ecma(ecma),
-        };
-        Ok(Self { source, engine })
+    pub fn try_new(source: &'static str) -> Result<Self, SyntaxError> {
+        Ok(Self { source, matcher: Matcher::new(source)? })
     }
 
     /// Whether the pattern runs on the linear-time engine (a bound on matching time whatever the
     /// text), rather than the backtracking ECMA-262 one.
     pub fn is_linear(&self) -> bool {
-        matches!(self.engine, Engine::Linear { .. })
+        self.matcher.is_linear()
     }
 
     /// Whether the pattern is matched by a dense DFA (a table walk per byte, no shared cache):
     /// true of every pattern in the schemas (tests/patterns.rs).
     pub fn is_dense(&self) -> bool {
-        matches!(self.engine, Engine::Linear { dfa: Some(_), .. })
+        self.matcher.is_dense()
     }
 
     /// The pattern as written in the schema.
@@ -146,13 +77,7 @@ impl EcmaPattern {
     /// Whether the pattern matches anywhere in `text` (an unanchored search, as JSON Schema's
     /// `pattern` is).
     pub fn is_match(&self, text: &str) -> bool {
-        match &self.engine {
-            Engine::Linear { dfa, regex } => match dfa.as_ref().and_then(|dfa| dfa.is_match(text)) {
-                Some(answer) => answer,
-                None => regex.is_match(text),
-            },
-            Engine::Ecma(regex) => regex.find(text).is_some(),
-        }
+        self.matcher.is_match(text)
     }
 }
 
