@@ -5,8 +5,9 @@
 //! object (the root, every definition, every inline object), with each `$ref` linked to the page
 //! and anchor of its target; the schema's valid fixtures as examples; and, for agent outputs, who
 //! produces and who consumes the document. The type column renders the contract model's type
-//! expression of each place (`model::Expr`), as the Python types do; the constraints column asks
-//! the keyword table. Every anchor a link points at is an explicit
+//! expression of each place (`model::Expr`), as the Python types do; the constraints column lists
+//! the model's constraints of the place (`model::Constraint`), and an agent-output dispatch its
+//! branches (`model::Body::Dispatch`). Every anchor a link points at is an explicit
 //! `<a id="…"></a>`, so links can be checked without a Markdown renderer.
 //!
 //! The output is deterministic: properties are listed required first (in `required` order), then
@@ -33,7 +34,7 @@ use serde_json::Value;
 
 use crate::fixtures::{self, FixtureSet};
 use jerry_contracts_codegen::corpus::{Corpus, CorpusError, Problem, Schema, relative_path};
-use jerry_contracts_codegen::model::{Body, Expr, Field, Keyword, Model, TypeModel};
+use jerry_contracts_codegen::model::{Body, Constraint, Expr, Field, Keyword, Layer, Model, TypeModel};
 use jerry_contracts_codegen::plan::{self, Plan, TypeDef};
 
 /// Name of the index page, relative to the output directory.
@@ -133,11 +134,17 @@ pub fn render(
     }
     let matrix = read_matrix(matrix_file)?;
     let types: Types = model.types.iter().map(|t| (t.flat.clone(), t)).collect();
+    let mut constraints: Constraints = BTreeMap::new();
+    for constraint in &model.constraints {
+        let of_schema = constraints.entry(constraint.schema.as_str()).or_default();
+        of_schema.entry(constraint.pointer.as_str()).or_default().push(constraint);
+    }
     let anchors = corpus.schemas.iter().map(|s| (s.path.clone(), anchors_of(s, &plan, &types))).collect();
     let site = Site {
         corpus: &corpus,
         plan: &plan,
         types,
+        constraints,
         anchors,
         agents: agents_of(&corpus),
         matrix,
@@ -735,7 +742,7 @@ fn anchors_of(schema: &Schema, plan: &Plan, types: &Types) -> BTreeMap<String, S
         anchors.entry(pointer).or_insert(anchor);
     };
     let definitions = definitions_of(schema);
-    for (name, pointer, _) in &definitions {
+    for (name, pointer) in &definitions {
         claim(pointer.clone(), sanitize(name));
     }
     let mut tables = Vec::new();
@@ -743,7 +750,7 @@ fn anchors_of(schema: &Schema, plan: &Plan, types: &Types) -> BTreeMap<String, S
         claim(String::new(), "root".to_owned());
         tables.extend(nested_tables(&schema.path, "", plan, types));
     }
-    for (_, pointer, _) in &definitions {
+    for (_, pointer) in &definitions {
         tables.extend(nested_tables(&schema.path, pointer, plan, types));
     }
     for pointer in tables {
@@ -753,14 +760,14 @@ fn anchors_of(schema: &Schema, plan: &Plan, types: &Types) -> BTreeMap<String, S
     anchors
 }
 
-/// `(name, pointer, schema)` of every definition, sorted by name.
-fn definitions_of(schema: &Schema) -> Vec<(String, String, &Value)> {
+/// `(name, pointer)` of every definition, sorted by name.
+fn definitions_of(schema: &Schema) -> Vec<(String, String)> {
     schema
         .definition_names()
         .into_iter()
-        .filter_map(|name| {
+        .map(|name| {
             let pointer = format!("/definitions/{}", jerry_contracts_pointer::escape(&name));
-            schema.document.pointer(&pointer).map(|node| (name, pointer, node))
+            (name, pointer)
         })
         .collect()
 }
@@ -770,11 +777,6 @@ fn sanitize(text: &str) -> String {
     let id: String =
         text.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '-' }).collect();
     if id.is_empty() { "anchor".to_owned() } else { id }
-}
-
-/// Whether a schema is an inline object with declared properties (it gets a table of its own).
-fn is_object(node: &Value) -> bool {
-    node.get("$ref").is_none() && node.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty())
 }
 
 /// The declared members of an object in reading order: the required ones in the order of the
@@ -797,6 +799,10 @@ fn reading_order<'f>(fields: &'f [Field], required: &[String]) -> Vec<(&'f Field
 
 /// The model's types by flat name.
 type Types<'a> = BTreeMap<String, &'a TypeModel>;
+
+/// The model's constraints of each schema object, by schema file, then pointer, in the model's
+/// order (the keyword table's, within one object).
+type Constraints<'a> = BTreeMap<&'a str, BTreeMap<&'a str, Vec<&'a Constraint>>>;
 
 /// The places of the inline object types below the type planned at `pointer` of `file` (not
 /// that type itself), depth first in reading order: each gets a table of its own. Members,
@@ -884,6 +890,8 @@ struct Site<'a> {
     plan: &'a Plan,
     /// The model's types by flat name: the type column renders their expressions.
     types: Types<'a>,
+    /// The model's constraints by schema file and pointer: the constraints column lists them.
+    constraints: Constraints<'a>,
     /// Schema path → pointer → anchor on its page.
     anchors: BTreeMap<String, BTreeMap<String, String>>,
     agents: BTreeMap<String, Agent>,
@@ -1063,14 +1071,14 @@ impl<'a> Page<'a> {
             self.line(r#"<a id="root"></a>"#);
             self.line("");
             self.line("## Properties");
-            self.body(document, "", "###");
+            self.body("", "###");
         }
         let definitions = definitions_of(schema);
         if !definitions.is_empty() {
             self.line("");
             self.line("## Definitions");
-            for (name, pointer, node) in definitions {
-                self.definition(&name, &pointer, node)?;
+            for (name, pointer) in definitions {
+                self.definition(&name, &pointer)?;
             }
         }
         if schema.has_root_type() {
@@ -1109,7 +1117,7 @@ impl<'a> Page<'a> {
         self.site.anchors.get(&self.schema.path).and_then(|a| a.get(pointer)).map(String::as_str)
     }
 
-    fn definition(&mut self, name: &str, pointer: &str, node: &Value) -> Result<(), DocsError> {
+    fn definition(&mut self, name: &str, pointer: &str) -> Result<(), DocsError> {
         let anchor = self.anchor(pointer).map_or_else(|| sanitize(name), str::to_owned);
         let planned = self.site.plan.at(&self.schema.path, pointer);
         self.line("");
@@ -1125,7 +1133,7 @@ impl<'a> Page<'a> {
             self.line("");
             self.line(&format!("Rust type: {}", code(&rust_path(t))));
         }
-        self.body(node, pointer, "####");
+        self.body(pointer, "####");
         let examples = self.examples(Some(name))?;
         if !examples.is_empty() {
             self.line("");
@@ -1136,17 +1144,14 @@ impl<'a> Page<'a> {
     }
 
     /// The table of a root or definition, then the tables of its inline objects under `heading`.
-    fn body(&mut self, node: &Value, pointer: &str, heading: &str) {
+    fn body(&mut self, pointer: &str, heading: &str) {
         self.line("");
-        if node.get("if").is_some() {
-            self.dispatch(node);
-        } else if is_object(node) {
-            self.object_table(node, pointer);
-        } else {
-            self.summary_table(node, pointer);
+        match self.type_at(pointer).map(|t| &t.body) {
+            Some(Body::Dispatch { branches, fallback }) => self.dispatch(branches, fallback),
+            Some(Body::Object { .. }) => self.object_table(pointer),
+            _ => self.summary_table(pointer),
         }
         for at in nested_tables(&self.schema.path, pointer, self.site.plan, &self.site.types) {
-            let child = self.schema.document.pointer(&at).unwrap_or(&Value::Null);
             self.line("");
             if let Some(anchor) = self.anchor(&at).map(str::to_owned) {
                 self.line(&format!("<a id=\"{anchor}\"></a>"));
@@ -1161,14 +1166,14 @@ impl<'a> Page<'a> {
                 self.line(&prose(description));
             }
             self.line("");
-            self.object_table(child, &at);
+            self.object_table(&at);
         }
     }
 
     /// The table of the object type planned at `pointer` (`node` its schema): one row a declared
     /// member, from the model's fields, required ones first in the `required` list's order, then
     /// the others by name.
-    fn object_table(&mut self, node: &Value, pointer: &str) {
+    fn object_table(&mut self, pointer: &str) {
         self.line("| property | type | required | constraints | description |");
         self.line("|---|---|---|---|---|");
         let Some((fields, required)) = self.object(pointer) else {
@@ -1177,16 +1182,13 @@ impl<'a> Page<'a> {
             self.unmodelled.borrow_mut().push(problem);
             return;
         };
-        let conventional: BTreeSet<&str> = node
-            .get("x-convention")
-            .and_then(|c| c.get(Keyword::Required.as_str()))
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
+        let conventional: BTreeSet<&str> = self
+            .constraints_at(&format!("{pointer}/x-convention"))
+            .iter()
+            .filter(|c| c.keyword == Keyword::Required)
+            .filter_map(|c| c.value.as_str())
             .collect();
         for (field, is_required) in reading_order(fields, required) {
-            let child = self.schema.document.pointer(&field.pointer).unwrap_or(&Value::Null);
             let row = format!(
                 "| {} | {} | {} | {} | {} |",
                 cell(&code(&field.name)),
@@ -1196,62 +1198,53 @@ impl<'a> Page<'a> {
                     (false, true) => "convention",
                     (false, false) => "",
                 },
-                cell(&constraints(child).join("<br>")),
+                cell(&self.constraint_list(&field.pointer, field.default.as_ref()).join("<br>")),
                 cell(&self.description(field)),
             );
             self.line(&row);
         }
     }
 
-    /// The description of the type the model plans at `pointer` of this page's schema.
-    fn type_description(&self, pointer: &str) -> Option<&'a str> {
+    /// The model's type planned at `pointer` of this page's schema.
+    fn type_at(&self, pointer: &str) -> Option<&'a TypeModel> {
         let site = self.site;
         let planned = site.plan.at(&self.schema.path, pointer)?;
-        site.types.get(&planned.flat)?.description.as_deref()
+        site.types.get(&planned.flat).copied()
+    }
+
+    /// The description of the type the model plans at `pointer` of this page's schema.
+    fn type_description(&self, pointer: &str) -> Option<&'a str> {
+        self.type_at(pointer)?.description.as_deref()
     }
 
     /// The model's fields of the object type planned at `pointer` of this page's schema, and the
     /// members it requires in the `required` list's order.
     fn object(&self, pointer: &str) -> Option<(&'a [Field], &'a [String])> {
-        let site = self.site;
-        let planned = site.plan.at(&self.schema.path, pointer)?;
-        match &site.types.get(&planned.flat)?.body {
+        match &self.type_at(pointer)?.body {
             Body::Object { fields, required } => Some((fields, required)),
             _ => None,
         }
     }
 
-    /// A one-row table for a schema that is not an object with properties.
-    fn summary_table(&mut self, node: &Value, pointer: &str) {
+    /// A one-row table for a type that is not an object with properties: its type, its
+    /// constraints and its `default`, then the examples its schema gives.
+    fn summary_table(&mut self, pointer: &str) {
         self.line("| type | constraints |");
         self.line("|---|---|");
-        let row = format!("| {} | {} |", cell(&self.type_label(pointer)), cell(&constraints(node).join("<br>")));
+        let planned = self.type_at(pointer);
+        let listed = self.constraint_list(pointer, planned.and_then(|t| t.default.as_ref())).join("<br>");
+        let row = format!("| {} | {} |", cell(&self.type_label(pointer)), cell(&listed));
         self.line(&row);
-        if let Some(examples) = node.get("examples").and_then(Value::as_array) {
+        if let Some(examples) = planned.and_then(|t| t.examples.as_ref()) {
             self.line("");
             let listed: Vec<String> = examples.iter().map(|e| code(&json(e))).collect();
             self.line(&format!("Examples in the schema: {}", listed.join(", ")));
         }
     }
 
-    /// The agent-output dispatch (`if`/`then`/`else` on `agent_id`).
-    fn dispatch(&mut self, node: &Value) {
-        let branches: Vec<(&str, &str)> = node
-            .pointer("/then/allOf")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|b| {
-                let constant = b.pointer("/if/properties/agent_id/const").and_then(Value::as_str)?;
-                let target = b.pointer("/then/$ref").and_then(Value::as_str)?;
-                Some((constant, target))
-            })
-            .collect();
-        let fallback = node.pointer("/else/$ref").and_then(Value::as_str);
-        if branches.is_empty() {
-            self.line("A conditional schema (`if`/`then`/`else`); see the schema file.");
-            return;
-        }
+    /// The agent-output dispatch (`if`/`then`/`else` on `agent_id`), from the model: each
+    /// agent's output type, then the fallback.
+    fn dispatch(&mut self, branches: &[(String, String)], fallback: &str) {
         self.line(
             "Dispatch on `agent_id`: a document whose `agent_id` names an agent below must satisfy that \
              agent's output schema; any other document the fallback.",
@@ -1259,22 +1252,72 @@ impl<'a> Page<'a> {
         self.line("");
         self.line("| `agent_id` | schema |");
         self.line("|---|---|");
-        for (constant, target) in branches {
-            let row = format!("| {} | {} |", cell(&code(constant)), cell(&self.reference_link(target)));
+        for (agent, target) in branches {
+            let row = format!("| {} | {} |", cell(&code(agent)), cell(&self.named_link(target)));
             self.line(&row);
         }
-        if let Some(target) = fallback {
-            let row = format!("| any other, or none | {} |", cell(&self.reference_link(target)));
-            self.line(&row);
+        let row = format!("| any other, or none | {} |", cell(&self.named_link(fallback)));
+        self.line(&row);
+    }
+
+    /// A Markdown link to the model's type of flat name `flat`, named by its Rust type.
+    fn named_link(&self, flat: &str) -> String {
+        match self.site.types.get(flat) {
+            Some(t) => self.type_link(&t.file, &t.pointer),
+            None => {
+                let problem = Problem::new(&self.schema.path, "", format!("the contract model has no type {flat}"));
+                self.unmodelled.borrow_mut().push(problem);
+                code(flat)
+            }
         }
     }
 
-    /// A Markdown link to the target of `reference`, named by its Rust type.
-    fn reference_link(&self, reference: &str) -> String {
-        match self.site.corpus.resolve(&self.schema.path, reference) {
-            Ok((file, pointer)) => self.type_link(&file, &pointer),
-            Err(_) => code(reference),
+    /// The model's constraints of the schema object at `pointer` of this page's schema.
+    fn constraints_at(&self, pointer: &str) -> &'a [&'a Constraint] {
+        let site = self.site;
+        let listed = site.constraints.get(self.schema.path.as_str()).and_then(|at| at.get(pointer));
+        listed.map_or(&[], Vec::as_slice)
+    }
+
+    /// The constraints column of the subschema at `pointer`: its assertions in the keyword
+    /// table's order (the order of docs/constraints.md), its `default`, those of its items
+    /// (`items: …`) and map values (`values: …`), then its conventions (warnings, errors only in
+    /// strict mode), after the seed's constraints. (No schema gives items or map values a
+    /// `default`; the model keeps one for properties and named types only.)
+    fn constraint_list(&self, pointer: &str, default: Option<&Value>) -> Vec<String> {
+        let mut out = self.assertions(pointer);
+        if let Some(default) = default {
+            out.push(format!("default {}", code(&json(default))));
         }
+        for (child, label) in [(Keyword::Items, "items"), (Keyword::AdditionalProperties, "values")] {
+            let at = format!("{pointer}/{child}");
+            if self.constrains_within(&at) {
+                out.extend(self.constraint_list(&at, None).into_iter().map(|c| format!("{label}: {c}")));
+            }
+        }
+        let convention = format!("{pointer}/{}", Keyword::XConvention);
+        out.extend(self.assertions(&convention).into_iter().map(|c| format!("convention: {c}")));
+        let closed = |c: &&&Constraint| c.keyword == Keyword::AdditionalProperties && c.layer == Layer::Convention;
+        if self.constraints_at(&convention).iter().any(|c| closed(&c)) {
+            out.push("convention: no undeclared members".to_owned());
+        }
+        out
+    }
+
+    /// Whether the model has a constraint of the schema object at `pointer` or of one inside it.
+    fn constrains_within(&self, pointer: &str) -> bool {
+        let Some(of_schema) = self.site.constraints.get(self.schema.path.as_str()) else { return false };
+        // The keys that start with `pointer` follow it in order; among them, `pointer` itself
+        // and those below it.
+        of_schema
+            .range::<str, _>((std::ops::Bound::Included(pointer), std::ops::Bound::Unbounded))
+            .map_while(|(at, _)| at.strip_prefix(pointer))
+            .any(|rest| rest.is_empty() || rest.starts_with('/'))
+    }
+
+    /// The assertions of the schema object at `pointer`, each as the constraints column shows it.
+    fn assertions(&self, pointer: &str) -> Vec<String> {
+        self.constraints_at(pointer).iter().filter(|c| c.keyword.is_assertion()).map(|c| shown(c)).collect()
     }
 
     /// The type column of the subschema at `pointer`, from the model's expression of it: named
@@ -1538,51 +1581,21 @@ fn json_type(value: &Value) -> &'static str {
     }
 }
 
-/// Every constraint of a schema, including those of its primitive array items (`items: …`) and
-/// map values (`values: …`).
-fn constraints(node: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    if node.get("$ref").is_some() {
-        if let Some(default) = node.get("default") {
-            out.push(format!("default {}", code(&json(default))));
+/// One assertion as the constraints column shows it: the keyword, then its value (an enum's
+/// values, a constant, a pattern and a format as code; `uniqueItems` alone).
+fn shown(constraint: &Constraint) -> String {
+    let name = constraint.keyword.as_str();
+    match (constraint.keyword, &constraint.value) {
+        (Keyword::Enum, Value::Array(values)) => {
+            let listed: Vec<String> = values.iter().map(|v| code(&json(v))).collect();
+            format!("enum {}", listed.join(", "))
         }
-        return out;
+        (Keyword::Const | Keyword::Enum, value) => format!("{name} {}", code(&json(value))),
+        (Keyword::Pattern | Keyword::Format, Value::String(text)) => format!("{name} {}", code(text)),
+        (Keyword::Pattern | Keyword::Format, value) => format!("{name} {}", code(&json(value))),
+        (Keyword::UniqueItems, _) => name.to_owned(),
+        (_, value) => format!("{name} {}", json(value)),
     }
-    // The assertions in the keyword table's order (the order of docs/constraints.md).
-    for keyword in Keyword::assertions() {
-        let Some(value) = node.get(keyword.as_str()) else { continue };
-        let name = keyword.as_str();
-        match (keyword, value) {
-            (Keyword::Enum, Value::Array(values)) => {
-                let listed: Vec<String> = values.iter().map(|v| code(&json(v))).collect();
-                out.push(format!("enum {}", listed.join(", ")));
-            }
-            (Keyword::Enum, _) => {}
-            (Keyword::Const, _) => out.push(format!("const {}", code(&json(value)))),
-            (Keyword::Pattern | Keyword::Format, Value::String(text)) => out.push(format!("{name} {}", code(text))),
-            (Keyword::Pattern | Keyword::Format, _) => out.push(format!("{name} {}", code(&json(value)))),
-            (Keyword::UniqueItems, Value::Bool(true)) => out.push(name.to_owned()),
-            (Keyword::UniqueItems, Value::Bool(false)) => {}
-            _ => out.push(format!("{name} {}", json(value))),
-        }
-    }
-    if let Some(default) = node.get("default") {
-        out.push(format!("default {}", code(&json(default))));
-    }
-    if let Some(items) = node.get("items").filter(|i| i.is_object() && !is_object(i)) {
-        out.extend(constraints(items).into_iter().map(|c| format!("items: {c}")));
-    }
-    if let Some(values) = node.get("additionalProperties").filter(|a| a.is_object() && !is_object(a)) {
-        out.extend(constraints(values).into_iter().map(|c| format!("values: {c}")));
-    }
-    // The conventions (warnings, errors only in strict mode), after the seed's constraints.
-    if let Some(convention) = node.get("x-convention") {
-        out.extend(constraints(convention).into_iter().map(|c| format!("convention: {c}")));
-        if convention.get("additionalProperties") == Some(&Value::Bool(false)) {
-            out.push("convention: no undeclared members".to_owned());
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -1600,17 +1613,21 @@ mod tests {
     }
 
     #[test]
-    fn constraints_are_listed_with_items_and_values() {
-        let node = json!({
-            "type": "array", "minItems": 1, "uniqueItems": true,
-            "items": {"type": "string", "pattern": "^a|b$", "enum": ["a", null]}
-        });
-        assert_eq!(
-            constraints(&node),
-            ["minItems 1", "uniqueItems", "items: pattern `^a|b$`", "items: enum `\"a\"`, `null`"]
-        );
-        let map = json!({"type": "object", "additionalProperties": {"type": "number", "minimum": 0}});
-        assert_eq!(constraints(&map), ["values: minimum 0"]);
+    fn an_assertion_shows_its_keyword_and_value() {
+        let constraint = |keyword: Keyword, value: Value| Constraint {
+            schema: "demo.json".to_owned(),
+            pointer: String::new(),
+            keyword,
+            value,
+            layer: Layer::Schema,
+            source: None,
+        };
+        assert_eq!(shown(&constraint(Keyword::Enum, json!(["a", null]))), "enum `\"a\"`, `null`");
+        assert_eq!(shown(&constraint(Keyword::Const, json!({"b": 1}))), "const `{\"b\": 1}`");
+        assert_eq!(shown(&constraint(Keyword::Pattern, json!("^a|b$"))), "pattern `^a|b$`");
+        assert_eq!(shown(&constraint(Keyword::Format, json!("uri"))), "format `uri`");
+        assert_eq!(shown(&constraint(Keyword::UniqueItems, json!(true))), "uniqueItems");
+        assert_eq!(shown(&constraint(Keyword::MinItems, json!(1))), "minItems 1");
         assert_eq!(cell("`^a|b$`"), "`^a\\|b$`");
     }
 

@@ -32,6 +32,10 @@ pub struct TypeModel {
     pub title: Option<String>,
     /// The schema's `description`, trimmed, if it has a non-empty one.
     pub description: Option<String>,
+    /// The schema's `default` (an annotation: it is never filled in).
+    pub default: Option<Value>,
+    /// The schema's `examples`, as written.
+    pub examples: Option<Vec<Value>>,
     /// What the type is.
     pub body: Body,
 }
@@ -184,6 +188,8 @@ impl Reader<'_> {
             pointer: def.pointer.clone(),
             title: text(Keyword::Title),
             description: text(Keyword::Description),
+            default: def.source.get(Keyword::Default.as_str()).cloned(),
+            examples: def.source.get(Keyword::Examples.as_str()).and_then(Value::as_array).cloned(),
             body,
         }
     }
