@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What a user's build pays for this crate (issue 28, item 6), for two commits in one run:
 #   scripts/build-cost.sh [BASE [HEAD]]      (default: HEAD~1 against HEAD)
-# For each commit, a scratch binary crate that depends on the crate by path (the commit's tree,
-# from `git archive`) is built in its own clean target directory, debug profile, and timed:
+# For each commit, a scratch binary crate that depends on the crate (DEP, below) is built in its
+# own clean target directory, debug profile, and timed:
 #   clean     `cargo build` from nothing, with a `main.rs` that only calls the gate
 #             (`Validator::validate`, not generic);
 #   touch     the rebuild after touching that `main.rs`;
@@ -13,6 +13,14 @@
 # The commits alternate (BASE, HEAD, BASE, ...) REPS times (default 1); the table shows the
 # median of each measure, then the ratio HEAD / BASE. Results go to $JERRY_BUILD_COST_DIR
 # (default a fresh temporary directory, removed at the end unless KEEP=1).
+# How the scratch crate depends on the crate (DEP, default `git`):
+#   git   a git dependency on the commit (`git = "file://<this repository>", rev = ...`): cargo
+#         builds it as it builds a crate from a registry, without incremental compilation and so
+#         in 16 codegen units. This is what a user of the published crate pays.
+#   path  a path dependency on the commit's tree (`git archive`): cargo builds it as a local
+#         package, incrementally, in 256 codegen units, each carrying the debug info of the types
+#         it mentions. This is what a workspace that vendors the crate pays.
+# `git` leaves cargo's own clone of this repository in $CARGO_HOME/git, as any git dependency does.
 # Dependencies come from the commit's Cargo.lock; the first run fetches them. About 8 minutes
 # per commit and repetition on the 2-core machine.
 set -euo pipefail
@@ -21,6 +29,14 @@ ROOT=$PWD
 BASE=$(git rev-parse --short "${1:-HEAD~1}")
 HEAD=$(git rev-parse --short "${2:-HEAD}")
 REPS=${REPS:-1}
+DEP=${DEP:-git}
+case $DEP in
+git | path) ;;
+*)
+    echo "DEP must be git or path, not '$DEP'" >&2
+    exit 2
+    ;;
+esac
 if [[ -n ${JERRY_BUILD_COST_DIR:-} ]]; then
     WORK=$JERRY_BUILD_COST_DIR
     mkdir -p "$WORK"
@@ -77,6 +93,12 @@ measure() {
     rm -rf "$user"
     mkdir -p "$user/src"
     cp "$src/Cargo.lock" "$user/Cargo.lock"
+    local dependency
+    if [[ $DEP == git ]]; then
+        dependency="{ git = \"file://$ROOT\", rev = \"$(git rev-parse "$commit")\" }"
+    else
+        dependency="{ path = \"$src\" }"
+    fi
     cat >"$user/Cargo.toml" <<EOF
 [package]
 name = "build-cost-user"
@@ -85,7 +107,7 @@ edition = "2024"
 publish = false
 
 [dependencies]
-jerry-contracts = { path = "$src" }
+jerry-contracts = $dependency
 
 [workspace]
 EOF
@@ -114,16 +136,16 @@ EOF
     rm -rf "$user/target"
 }
 
-echo "== build cost: $BASE (base) against $HEAD (head), $REPS repetition(s), in $WORK"
+echo "== build cost: $BASE (base) against $HEAD (head), $DEP dependency, $REPS repetition(s), in $WORK"
 (cd "$ROOT" && cargo fetch --quiet)
 for rep in $(seq 1 "$REPS"); do
     measure "$BASE" "$rep"
     measure "$HEAD" "$rep"
 done
 
-python3 - "$RESULTS" "$BASE" "$HEAD" <<'EOF'
+python3 - "$RESULTS" "$BASE" "$HEAD" "$DEP" <<'EOF'
 import statistics, sys
-path, base, head = sys.argv[1:]
+path, base, head, dep = sys.argv[1:]
 rows = [line.rstrip("\n").split("\t") for line in open(path) if line.strip()]
 names = ["clean build (s)", "rebuild after touching main.rs (s)", "added by a first typed::from_slice (s)",
          "added by a first Handoff::from_slice (s)", "debug rlib (MB)", "generated lines"]
@@ -131,7 +153,7 @@ def median(commit, column):
     values = [float(row[2 + column]) for row in rows if row[0] == commit]
     value = statistics.median(values)
     return value / 1e6 if column == 4 else value
-print(f"\n| measure | {base} (base) | {head} (head) | head / base |")
+print(f"\n{dep} dependency:\n\n| measure | {base} (base) | {head} (head) | head / base |")
 print("|---|---|---|---|")
 for column, name in enumerate(names):
     a, b = median(base, column), median(head, column)
