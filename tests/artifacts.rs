@@ -8,6 +8,7 @@
 //! | `docs/schemas/` | `jerry_contracts_schema_tools::docs::render` (also `jerry-contracts docs`) |
 //! | `tests/public-api.txt` | rustdoc's JSON, listed by `tests/support/public_api.rs` |
 //! | `crates/python/python/jerry_contracts/types.py` | `jerry_contracts_codegen::python_types` |
+//! | `crates/node/contracts.d.ts` | `jerry_contracts_codegen::typescript_types` |
 //! | `docs/generated-types.rs` | `jerry_contracts_codegen::golden::render`: the generated Rust of a few types |
 //!
 //! After a deliberate change, `JERRY_BLESS=1 cargo test --test artifacts` (or
@@ -65,6 +66,11 @@ fn every_committed_generated_artifact_is_fresh() {
         Artifact {
             path: jerry_contracts_codegen::python::TYPES_PATH.into(),
             fresh: jerry_contracts_codegen::python_types(&root().join("schemas")).expect("the Python types generate"),
+        },
+        Artifact {
+            path: jerry_contracts_codegen::typescript::TYPES_PATH.into(),
+            fresh: jerry_contracts_codegen::typescript_types(&root().join("schemas"))
+                .expect("the TypeScript types generate"),
         },
     ];
     let source = generated();

@@ -1,11 +1,12 @@
 //! The generator of `jerry-contracts`: loading and checking the schema corpus, the
 //! contract model, and generating the Rust types (typify's type space for the shapes, declared
-//! by this crate, then passes for everything typify does not carry) and the Python type hints of
-//! `jerry_contracts.types`.
+//! by this crate, then passes for everything typify does not carry), the Python type hints of
+//! `jerry_contracts.types` and the TypeScript types of the npm package.
 //!
-//! The API: [`generate()`] and [`python_types`]; the corpus ([`corpus`]), the plan of named
-//! types ([`plan`]), the contract model ([`model`]) and its views ([`constraints`]), the Python
-//! renderer's committed path ([`python`]), the golden view ([`golden`]), the schemas'
+//! The API: [`generate()`], [`python_types`] and [`typescript_types`]; the corpus ([`corpus`]),
+//! the plan of named types ([`plan`]), the contract model ([`model`]) and its views
+//! ([`constraints`]), the Python and TypeScript renderers' committed paths ([`python`],
+//! [`typescript`]), the golden view ([`golden`]), the schemas'
 //! fingerprint the generated Rust records and the build checks ([`fingerprint`]) and the file
 //! readers the tools share ([`files`]). The Rust renderer's passes (`generate`, `declarations`,
 //! `attributes`, `newtypes`, `constructors`, `enums`, `skim`, `serde_impls`, `agents`, `poke`,
@@ -37,6 +38,7 @@ pub mod python;
 mod serde_impls;
 mod skim;
 mod spelling;
+pub mod typescript;
 
 use std::path::Path;
 
@@ -110,6 +112,14 @@ pub fn python_types(schemas: &Path) -> Result<String, CodegenError> {
     let (corpus, plan) = load_plan(schemas)?;
     let model = model::Model::new(&corpus, &plan).map_err(CodegenError::Schemas)?;
     python::source(&model).map_err(CodegenError::Schemas)
+}
+
+/// Generates the TypeScript types of the npm package (`contracts.d.ts`, [`typescript`]) for every
+/// schema under `schemas`, under the names of the Rust types.
+pub fn typescript_types(schemas: &Path) -> Result<String, CodegenError> {
+    let (corpus, plan) = load_plan(schemas)?;
+    let model = model::Model::new(&corpus, &plan).map_err(CodegenError::Schemas)?;
+    typescript::source(&model).map_err(CodegenError::Schemas)
 }
 
 /// Loads the corpus, checks it and its references, and plans the types.
