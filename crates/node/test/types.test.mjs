@@ -1,7 +1,7 @@
 // The contracts' TypeScript types (contracts.d.ts, rendered from the contract model, D-212):
-// `tsc --strict` accepts every seed example typed with its schema's type, and refuses a missing
-// required member, a wrong-typed value, an unknown enum value and a misspelt member name, each
-// at its place. One tsc run checks every file, as the Python suite's one mypy run does.
+// `tsc --strict` accepts every seed example typed with its schema's type (and the module's own
+// declarations, index.d.ts, in use), and refuses a missing required member, a wrong-typed value,
+// an unknown enum value and a misspelt member name, each at its place. One tsc run checks every file, as the Python suite's one mypy run does.
 //
 // The schema of each seed comes from the CLI (`validate --format json`), as a user's would;
 // JERRY_CONTRACTS_CLI names the binary (scripts/node-test.sh builds it), else target/debug's.
@@ -136,6 +136,22 @@ export function findings(payload: V11Payload): number {
   return payload.agent_id === "ps-researcher" && "findings" in payload ? payload.findings.length : 0;
 }
 `;
+    // The module's declarations (index.d.ts) over the contract types.
+    files["api.ts"] = `import { check, schemas, validate, validateAsync, InvalidDocument, JsonValueError, Report } from ${JSON.stringify(path.join(pkg, "index"))};
+import type { ErrorRecord, ValidateOptions } from ${JSON.stringify(path.join(pkg, "index"))};
+export async function codes(text: string, options: ValidateOptions): Promise<string[]> {
+  const report: Report = validate(text, options);
+  const errors: ErrorRecord[] = report.errors;
+  const later: Report = await validateAsync(new Uint8Array([123, 125]), "session_context/v1.1.0");
+  try {
+    check({ payload: [1, 2] });
+  } catch (error) {
+    if (error instanceof InvalidDocument) errors.push(...error.report.errors);
+    if (error instanceof JsonValueError) return [error.pointer];
+  }
+  return [...errors, ...later.warnings].map((record) => record.error_code).concat(schemas().map((s) => s.name));
+}
+`;
     for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), text);
     const run = spawnSync(
       process.execPath,
@@ -148,7 +164,7 @@ export function findings(payload: V11Payload): number {
       const match = /^(.*?)\((\d+),\d+\): error (TS\d+: .*)$/.exec(line);
       if (match) (errors[path.basename(match[1])] ??= []).push({ line: Number(match[2]), text: match[3] });
     }
-    const unexpected = Object.entries(errors).filter(([file]) => file.startsWith("seed_") || file === "dispatch.ts" || file === "contracts.d.ts");
+    const unexpected = Object.entries(errors).filter(([file]) => file.startsWith("seed_") || ["dispatch.ts", "api.ts", "contracts.d.ts", "index.d.ts"].includes(file));
     assert.deepEqual(unexpected, [], `tsc refused a seed example or the types themselves:\n${run.stdout}`);
     for (const [kind, { file, key, line }] of Object.entries(cases)) {
       const found = errors[file] ?? [];
