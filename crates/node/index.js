@@ -28,6 +28,36 @@ class InvalidDocument extends Error {
   }
 }
 
+/** The base of the errors the package raises for a request it cannot carry out. */
+class JerryContractsError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** No schema has the name given. */
+class UnknownSchema extends JerryContractsError {}
+
+/** A document migrate() cannot migrate (not JSON, not an envelope, an unknown version). */
+class MigrationError extends JerryContractsError {}
+
+/** A schema diff() cannot read. */
+class DiffError extends JerryContractsError {}
+
+const KINDS = { UnknownSchema, MigrationError, DiffError, JerryContractsError };
+
+/** Runs a native call, making an error of a kind the addon names (`Kind: message`) that class. */
+function native_call(call) {
+  try {
+    return call();
+  } catch (error) {
+    const match = /^(\w+): ([\s\S]*)$/.exec(error?.message ?? "");
+    if (match && KINDS[match[1]]) throw new KINDS[match[1]](match[2]);
+    throw error;
+  }
+}
+
 /** The verdict on one document: its schema, whether it is valid, and its records. */
 class Report {
   constructor({ schema, valid, records }) {
@@ -151,15 +181,86 @@ function optionsOf(options) {
   return options;
 }
 
+/**
+ * A validator with its options (strict, root, session, maxBytes, maxRecords), for many
+ * documents. The functions below use one with the options given to each call.
+ */
+class Validator {
+  constructor(options = {}) {
+    const given = optionsOf(options) ?? {};
+    if ("schema" in given) throw new TypeError("a Validator's options hold no schema: give it to each call");
+    this.options = Object.freeze({ ...given });
+  }
+
+  /** The options of one call: the validator's, with the schema if one is given. */
+  with(schema) {
+    if (schema === undefined || schema === null) return this.options;
+    if (typeof schema !== "string") throw new TypeError("schema must be a registry name (a string)");
+    return { ...this.options, schema };
+  }
+
+  /** Validates a document (JSON text, bytes, or a JavaScript value) through every layer. */
+  validate(document, schema) {
+    return new Report(JSON.parse(native.validateJson(documentOf(document), this.with(schema))));
+  }
+
+  /** validate() on libuv's thread pool, off the event loop. */
+  async validateAsync(document, schema) {
+    const text = await native.validateJsonAsync(documentOf(document), this.with(schema));
+    return new Report(JSON.parse(text));
+  }
+
+  /** Validates and throws InvalidDocument unless the document is valid; returns the report. */
+  check(document, schema) {
+    return this.validate(document, schema).raiseForErrors();
+  }
+
+  /** A report for each non-blank line of NDJSON text (or its bytes), each with its `line`. */
+  validateLines(text, schema) {
+    return linesOf(native.validateLinesJson(ndjsonOf(text), this.with(schema)));
+  }
+
+  /** validateLines() on libuv's thread pool, off the event loop. */
+  async validateLinesAsync(text, schema) {
+    return linesOf(await native.validateLinesJsonAsync(ndjsonOf(text), this.with(schema)));
+  }
+}
+
+/** NDJSON as the addon takes it: text or bytes. */
+function ndjsonOf(text) {
+  if (typeof text === "string" || text instanceof Uint8Array) return documentOf(text);
+  throw new TypeError("NDJSON must be text or bytes (a string, a Buffer or a Uint8Array)");
+}
+
+/** The reports of an NDJSON validation, each a Report with its `line` (1-based). */
+function linesOf(json) {
+  return JSON.parse(json).map(({ line, ...report }) => Object.assign(new Report(report), { line }));
+}
+
+/** The validator of one call's options (a schema name alone is `{ schema }`). */
+function callOf(options) {
+  const given = optionsOf(options) ?? {};
+  const { schema, ...rest } = given;
+  return [new Validator(rest), schema];
+}
+
 /** Validates a document (JSON text, bytes, or a JavaScript value) through every layer. */
 function validate(document, options) {
-  return new Report(JSON.parse(native.validateJson(documentOf(document), optionsOf(options))));
+  const [validator, schema] = callOf(options);
+  return validator.validate(document, schema);
 }
 
 /** validate() on libuv's thread pool, off the event loop. */
-async function validateAsync(document, options) {
-  const text = await native.validateJsonAsync(documentOf(document), optionsOf(options));
-  return new Report(JSON.parse(text));
+function validateAsync(document, options) {
+  const [validator, schema] = callOf(options);
+  return validator.validateAsync(document, schema);
+}
+
+/** validate() against the schema named `schema`. */
+function validateAs(document, schema, options) {
+  if (typeof schema !== "string") throw new TypeError("validateAs takes a schema name");
+  const [validator] = callOf(options);
+  return validator.validate(document, schema);
 }
 
 /** Validates and throws InvalidDocument unless the document is valid; returns the report. */
@@ -167,9 +268,83 @@ function check(document, options) {
   return validate(document, options).raiseForErrors();
 }
 
+/** A report for each non-blank line of NDJSON text (or its bytes), each with its `line`. */
+function validateLines(text, options) {
+  const [validator, schema] = callOf(options);
+  return validator.validateLines(text, schema);
+}
+
+/** validateLines() on libuv's thread pool, off the event loop. */
+function validateLinesAsync(text, options) {
+  const [validator, schema] = callOf(options);
+  return validator.validateLinesAsync(text, schema);
+}
+
+/** Whether `value` is a valid document of the schema named `schema` (every layer): a type guard. */
+function is(schema, value) {
+  if (typeof schema !== "string") throw new TypeError("is takes a schema name");
+  try {
+    return validateAs(value, schema).valid;
+  } catch (error) {
+    if (error instanceof JsonValueError) return false;
+    throw error;
+  }
+}
+
+/** The handoff migrated to version `to` (default 1.1.0): its text with only `schema_version`
+ * changed, every number, member and space as written. */
+function migrate(document, to = "1.1.0") {
+  if (typeof to !== "string") throw new TypeError("to must be a version (a string)");
+  return native_call(() => native.migrateText(documentOf(document), to));
+}
+
+/** A schema for diff(): a registry name, its JSON text, or a parsed schema. */
+function schemaText(schema) {
+  if (typeof schema === "string") return schema;
+  if (schema instanceof Uint8Array) return Buffer.from(schema.buffer, schema.byteOffset, schema.byteLength).toString("utf8");
+  return jsonText(schema);
+}
+
+/** The changes from schema `old` to `new`, each MAJOR, MINOR or PATCH, and the least bump they
+ * need: `{ changes, required, declared, ok }`, as `jerry-contracts diff --format json`. */
+function diff(old, new_) {
+  return JSON.parse(native_call(() => native.diffJson(schemaText(old), schemaText(new_))));
+}
+
+/** A valid document of the schema named `name`. */
+function example(name) {
+  return JSON.parse(native_call(() => native.exampleJson(String(name))));
+}
+
+/** The schema named `name`, parsed from its embedded text. */
+function schema(name) {
+  return JSON.parse(native_call(() => native.schemaJson(String(name))));
+}
+
 /** Every schema of the registry: name, path, $id, title, version, agent_id, schema_name. */
 function schemas() {
   return JSON.parse(native.schemasJson());
 }
 
-module.exports = { validate, validateAsync, check, schemas, Report, InvalidDocument, JsonValueError };
+module.exports = {
+  validate,
+  validateAsync,
+  validateAs,
+  check,
+  validateLines,
+  validateLinesAsync,
+  is,
+  migrate,
+  diff,
+  example,
+  schema,
+  schemas,
+  Validator,
+  Report,
+  InvalidDocument,
+  JsonValueError,
+  JerryContractsError,
+  UnknownSchema,
+  MigrationError,
+  DiffError,
+};

@@ -1,11 +1,15 @@
-//! The native addon of the npm package `jerry-contracts`: the library's validator for Node,
-//! through napi-rs. Reports cross as JSON text (`{"schema", "valid", "records"}`, the records as
-//! the CLI writes them), which `index.js` parses, so JavaScript sees exactly the CLI's records.
-//! Each call takes the document as text or bytes; a JavaScript object is written as JSON text by
-//! `index.js` first, refusing what JSON cannot hold. `validateAsync` runs on libuv's thread pool,
-//! off the event loop.
+//! The native addon of the npm package `jerry-contracts`: the library's validator, migration,
+//! schema diff, examples and registry for Node, through napi-rs (D-214). Reports cross as JSON
+//! text (`{"schema", "valid", "records"}`, the records as the CLI writes them), which `index.js`
+//! parses, so JavaScript sees exactly the CLI's records. Each call takes the document as text or
+//! bytes; a JavaScript object is written as JSON text by `index.js` first, refusing what JSON
+//! cannot hold. The `…Async` forms run on libuv's thread pool, off the event loop.
+//!
+//! An error a caller can act on crosses as an `Error` whose message starts with its kind and a
+//! colon (`UnknownSchema: …`, `MigrationError: …`); `index.js` makes it that class.
 
 use jerry_contracts::validation::{Options, Report, Validator};
+use jerry_contracts::{examples, registry, versions};
 use napi::bindgen_prelude::{AsyncTask, Buffer, Either, Env, Task};
 use napi_derive::napi;
 
@@ -92,12 +96,55 @@ pub fn validate_json(document: Either<String, Buffer>, options: Option<ValidateO
     }
 }
 
+/// The non-blank lines of an NDJSON text, each with its 1-based line number, without the line
+/// end (`\n` or `\r\n`) and the whitespace around the document.
+fn ndjson_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    bytes
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .map(|(index, line)| (index + 1, line.trim_ascii()))
+        .filter(|(_, line)| !line.is_empty())
+}
+
+/// The reports of every non-blank line of an NDJSON text, as one JSON array:
+/// `[{"line", "schema", "valid", "records"}]`.
+fn run_lines(validator: &Validator, schema: Option<&str>, bytes: &[u8]) -> napi::Result<String> {
+    let mut reports = Vec::new();
+    for (line, text) in ndjson_lines(bytes) {
+        let report = match schema {
+            Some(name) => validator.validate_as(name, text),
+            None => validator.validate(text),
+        };
+        reports.push(serde_json::json!({
+            "line": line,
+            "schema": report.schema,
+            "valid": report.is_valid(),
+            "records": report.records,
+        }));
+    }
+    serde_json::to_string(&reports)
+        .map_err(|e| napi::Error::from_reason(format!("the reports could not be written as JSON: {e}")))
+}
+
+/// Validates every non-blank line of an NDJSON text (one document a line); the reports as JSON
+/// text, each with its line number.
+#[napi]
+pub fn validate_lines_json(document: Either<String, Buffer>, options: Option<ValidateOptions>) -> napi::Result<String> {
+    let (validator, schema) = validator(options)?;
+    match &document {
+        Either::A(text) => run_lines(&validator, schema.as_deref(), text.as_bytes()),
+        Either::B(bytes) => run_lines(&validator, schema.as_deref(), bytes),
+    }
+}
+
 /// A validation on libuv's thread pool: the document's bytes (copied, so JavaScript may change
 /// its buffer meanwhile) and the validator.
 pub struct Validation {
     bytes: Vec<u8>,
     validator: Validator,
     schema: Option<String>,
+    /// One document a line (NDJSON), not one document.
+    lines: bool,
 }
 
 #[napi]
@@ -106,12 +153,31 @@ impl Task for Validation {
     type JsValue = String;
 
     fn compute(&mut self) -> napi::Result<String> {
-        run(&self.validator, self.schema.as_deref(), &self.bytes)
+        if self.lines {
+            run_lines(&self.validator, self.schema.as_deref(), &self.bytes)
+        } else {
+            run(&self.validator, self.schema.as_deref(), &self.bytes)
+        }
     }
 
     fn resolve(&mut self, _env: Env, output: String) -> napi::Result<String> {
         Ok(output)
     }
+}
+
+/// The task of a validation off the event loop: the document's bytes are copied, so JavaScript
+/// may change its buffer meanwhile.
+fn validation(
+    document: Either<String, Buffer>,
+    options: Option<ValidateOptions>,
+    lines: bool,
+) -> napi::Result<AsyncTask<Validation>> {
+    let (validator, schema) = validator(options)?;
+    let bytes = match document {
+        Either::A(text) => text.into_bytes(),
+        Either::B(bytes) => bytes.to_vec(),
+    };
+    Ok(AsyncTask::new(Validation { bytes, validator, schema, lines }))
 }
 
 /// [`validate_json`] off the event loop: a promise of the report as JSON text.
@@ -120,19 +186,80 @@ pub fn validate_json_async(
     document: Either<String, Buffer>,
     options: Option<ValidateOptions>,
 ) -> napi::Result<AsyncTask<Validation>> {
-    let (validator, schema) = validator(options)?;
-    let bytes = match document {
-        Either::A(text) => text.into_bytes(),
-        Either::B(bytes) => bytes.to_vec(),
+    validation(document, options, false)
+}
+
+/// [`validate_lines_json`] off the event loop: a promise of the reports as JSON text.
+#[napi]
+pub fn validate_lines_json_async(
+    document: Either<String, Buffer>,
+    options: Option<ValidateOptions>,
+) -> napi::Result<AsyncTask<Validation>> {
+    validation(document, options, true)
+}
+
+/// An error of kind `kind` (`index.js` makes it that class).
+fn kind_error(kind: &str, message: impl std::fmt::Display) -> napi::Error {
+    napi::Error::from_reason(format!("{kind}: {message}"))
+}
+
+/// The envelope migrated to version `to`: the input text with only `schema_version` changed, so
+/// every number, member and space stays as written.
+#[napi]
+pub fn migrate_text(document: Either<String, Buffer>, to: String) -> napi::Result<String> {
+    let bytes: &[u8] = match &document {
+        Either::A(text) => text.as_bytes(),
+        Either::B(bytes) => bytes,
     };
-    Ok(AsyncTask::new(Validation { bytes, validator, schema }))
+    versions::migrate_text(bytes, &to).map_err(|e| kind_error("MigrationError", e))
+}
+
+/// A schema given to `diff`: a registry name, else its JSON text.
+fn schema_value(schema: &str) -> napi::Result<serde_json::Value> {
+    if let Some(info) = registry::lookup(schema) {
+        return Ok(info.document.clone());
+    }
+    serde_json::from_str(schema)
+        .map_err(|e| kind_error("DiffError", format!("not a registry name nor a JSON schema: {e}")))
+}
+
+/// The changes from schema `old` to `new` (registry names or JSON text), each `MAJOR`, `MINOR`
+/// or `PATCH`, and the least bump they need, as JSON text: `{"changes", "required", "declared",
+/// "ok"}`, as `jerry-contracts diff --format json` writes them.
+#[napi]
+pub fn diff_json(old: String, new: String) -> napi::Result<String> {
+    let (old, new) = (schema_value(&old)?, schema_value(&new)?);
+    let verdict = jerry_contracts_schema_tools::diff::verdict(&old, &new);
+    serde_json::to_string(&verdict.to_json()).map_err(|e| napi::Error::from_reason(e.to_string()))
+}
+
+/// A valid document of the schema named `name`, as JSON text.
+#[napi]
+pub fn example_json(name: String) -> napi::Result<String> {
+    match examples::example(&name) {
+        Ok(document) => serde_json::to_string(&document).map_err(|e| napi::Error::from_reason(e.to_string())),
+        Err(err @ examples::ExampleError::UnknownSchema(_)) => Err(kind_error("UnknownSchema", err)),
+        Err(err) => Err(kind_error("JerryContractsError", err)),
+    }
+}
+
+/// The schema named `name`, as its embedded JSON text.
+#[napi]
+pub fn schema_json(name: String) -> napi::Result<String> {
+    let Some(info) = registry::lookup(&name) else {
+        return Err(kind_error("UnknownSchema", format!("no schema is named {name:?}")));
+    };
+    match jerry_contracts::EMBEDDED_SCHEMAS.iter().find(|e| e.path == info.path) {
+        Some(embedded) => Ok(embedded.text.to_owned()),
+        None => serde_json::to_string(&info.document).map_err(|e| napi::Error::from_reason(e.to_string())),
+    }
 }
 
 /// Every schema of the registry, as JSON text: `[{"name", "path", "id", "title", "version",
 /// "agent_id", "schema_name"}]`, as the Python package's `schemas()` lists them.
 #[napi]
 pub fn schemas_json() -> napi::Result<String> {
-    let listed: Vec<serde_json::Value> = jerry_contracts::registry::schemas()
+    let listed: Vec<serde_json::Value> = registry::schemas()
         .iter()
         .map(|info| {
             serde_json::json!({

@@ -137,8 +137,8 @@ export function findings(payload: V11Payload): number {
 }
 `;
     // The module's declarations (index.d.ts) over the contract types.
-    files["api.ts"] = `import { check, schemas, validate, validateAsync, InvalidDocument, JsonValueError, Report } from ${JSON.stringify(path.join(pkg, "index"))};
-import type { ErrorRecord, ValidateOptions } from ${JSON.stringify(path.join(pkg, "index"))};
+    files["api.ts"] = `import { check, diff, example, is, migrate, schema, schemas, validate, validateAsync, InvalidDocument, JsonValueError, Report, UnknownSchema, Validator } from ${JSON.stringify(path.join(pkg, "index"))};
+import type { ErrorRecord, ResearcherOutput, ValidateOptions } from ${JSON.stringify(path.join(pkg, "index"))};
 export async function codes(text: string, options: ValidateOptions): Promise<string[]> {
   const report: Report = validate(text, options);
   const errors: ErrorRecord[] = report.errors;
@@ -151,6 +151,14 @@ export async function codes(text: string, options: ValidateOptions): Promise<str
   }
   return [...errors, ...later.warnings].map((record) => record.error_code).concat(schemas().map((s) => s.name));
 }
+export function topic(value: unknown): string {
+  // The guard narrows to the schema's type.
+  return is("agents/ps/researcher_output", value) ? value.research_topic : "";
+}
+export const made: ResearcherOutput = example("agents/ps/researcher_output");
+export const lines: number[] = new Validator({ strict: true }).validateLines("{}\\n{}").map((r) => r.line);
+export const moved: string = migrate("{}", "1.1.0") + String(diff("a", "b").ok) + String(schema("common/types").$id);
+export const kinds: Error[] = [new UnknownSchema("x")];
 `;
     for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), text);
     const run = spawnSync(

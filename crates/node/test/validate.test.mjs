@@ -184,3 +184,66 @@ test("schemas() lists the registry", () => {
   assert.equal(researcher.agent_id, "ps-researcher");
   assert.equal(researcher.id, "https://jerry.dev/schemas/agents/ps/researcher_output.json");
 });
+
+test("validateLines: a report a non-blank line, as validate() gives it, with its line", async () => {
+  const files = jsonFiles(fixtures).filter((_, i) => i % 50 === 0);
+  const docs = files.map((f) => JSON.stringify(JSON.parse(fs.readFileSync(f, "utf8"))));
+  const text = `${docs[0]}\r\n\n   \n${docs.slice(1).join("\n")}\n`;
+  const reports = contracts.validateLines(text);
+  assert.deepEqual(reports.map((r) => r.line), [1, ...docs.slice(1).map((_, i) => i + 4)]);
+  reports.forEach((report, i) => {
+    const { line, ...rest } = report;
+    assert.ok(report instanceof contracts.Report);
+    assert.deepEqual(rest, { ...contracts.validate(docs[i]) }, `line ${line}`);
+  });
+  assert.deepEqual(await contracts.validateLinesAsync(Buffer.from(text)), reports);
+  assert.deepEqual(contracts.validateLines(""), []);
+  assert.throws(() => contracts.validateLines({ a: 1 }), TypeError);
+});
+
+test("a Validator keeps its options for every call", () => {
+  // A document that breaks a convention alone: valid by default, invalid when strict.
+  const convention = jsonFiles(fixtures).find(
+    (f) =>
+      f.includes(`${path.sep}convention${path.sep}`) &&
+      contracts.validate(fs.readFileSync(f)).valid &&
+      !contracts.validate(fs.readFileSync(f), { strict: true }).valid,
+  );
+  assert.ok(convention, "a fixture breaks a convention alone");
+  const strict = new contracts.Validator({ strict: true });
+  assert.ok(Object.isFrozen(strict.options));
+  assert.equal(strict.validate(fs.readFileSync(convention)).valid, false);
+  for (const file of [convention, ...jsonFiles(seeds).slice(0, 3)]) {
+    const bytes = fs.readFileSync(file);
+    assert.deepEqual(strict.validate(bytes), contracts.validate(bytes, { strict: true }), file);
+  }
+  assert.throws(() => new contracts.Validator({ schema: "x" }), /no schema/);
+  const records = new contracts.Validator({ maxRecords: 1 }).validate({ schema_version: "1.1.0" }).records;
+  assert.ok(records.length <= 2, JSON.stringify(records));
+});
+
+test("migrate, diff, example, schema and is() are the library's", () => {
+  const handoff = jsonFiles(seeds).find((f) => f.includes("producer_handoff"));
+  const text = fs.readFileSync(handoff, "utf8");
+  const migrated = contracts.migrate(text);
+  assert.equal(migrated.replace('"1.1.0"', '"1.0.0"'), text);
+  assert.equal(contracts.validate(migrated).schema, "session_context/v1.1.0");
+  assert.throws(() => contracts.migrate("{}"), (e) => e instanceof contracts.MigrationError && e instanceof contracts.JerryContractsError);
+
+  const verdict = contracts.diff("session_context/v1.0.0", "session_context/v1.1.0");
+  assert.equal(verdict.required, "minor");
+  assert.ok(verdict.changes.length > 0 && verdict.changes.every((c) => ["MAJOR", "MINOR", "PATCH"].includes(c.class)));
+  assert.deepEqual(contracts.diff(contracts.schema("common/types"), JSON.stringify(contracts.schema("common/types"))).changes, []);
+  assert.throws(() => contracts.diff("no such schema", "{}"), contracts.DiffError);
+
+  for (const { name } of contracts.schemas()) {
+    const example = contracts.example(name);
+    assert.ok(contracts.is(name, example), name);
+    assert.equal(contracts.validateAs(example, name).valid, true, name);
+    assert.equal(contracts.schema(name).$id, `https://jerry.dev/schemas/${name}.json`);
+  }
+  assert.equal(contracts.is("agents/ps/researcher_output", {}), false);
+  assert.equal(contracts.is("agents/ps/researcher_output", { n: 1n }), false);
+  assert.throws(() => contracts.example("nope"), contracts.UnknownSchema);
+  assert.throws(() => contracts.schema("nope"), contracts.UnknownSchema);
+});
