@@ -68,14 +68,19 @@ fn validator(options: Option<ValidateOptions>) -> napi::Result<(Validator, Optio
     Ok((Validator::with_options(options), given.schema))
 }
 
-/// The report as JSON text: its schema, its verdict and its records.
+/// The report as JSON text: its schema, its verdict and its records. The records go through a
+/// `Value`, as the CLI writes them (`validate --format json`), so their members come in the same
+/// (sorted) order; a report without records builds no `Value` at all.
 fn report_json(report: &Report) -> napi::Result<String> {
-    serde_json::to_string(&serde_json::json!({
-        "schema": report.schema,
-        "valid": report.is_valid(),
-        "records": report.records,
-    }))
-    .map_err(|e| napi::Error::from_reason(format!("the report could not be written as JSON: {e}")))
+    let written =
+        |e: serde_json::Error| napi::Error::from_reason(format!("the report could not be written as JSON: {e}"));
+    let schema = serde_json::to_string(&report.schema).map_err(written)?;
+    let records = if report.records.is_empty() {
+        "[]".to_owned()
+    } else {
+        serde_json::to_value(&report.records).and_then(|value| serde_json::to_string(&value)).map_err(written)?
+    };
+    Ok(format!("{{\"schema\":{schema},\"valid\":{},\"records\":{records}}}", report.is_valid()))
 }
 
 fn run(validator: &Validator, schema: Option<&str>, bytes: &[u8]) -> napi::Result<String> {
@@ -115,15 +120,11 @@ fn run_lines(validator: &Validator, schema: Option<&str>, bytes: &[u8]) -> napi:
             Some(name) => validator.validate_as(name, text),
             None => validator.validate(text),
         };
-        reports.push(serde_json::json!({
-            "line": line,
-            "schema": report.schema,
-            "valid": report.is_valid(),
-            "records": report.records,
-        }));
+        let written = report_json(&report)?;
+        // `{"line":N,` and the report's members after its opening brace.
+        reports.push(format!("{{\"line\":{line},{}", written.strip_prefix('{').unwrap_or(&written)));
     }
-    serde_json::to_string(&reports)
-        .map_err(|e| napi::Error::from_reason(format!("the reports could not be written as JSON: {e}")))
+    Ok(format!("[{}]", reports.join(",")))
 }
 
 /// Validates every non-blank line of an NDJSON text (one document a line); the reports as JSON
