@@ -3,7 +3,7 @@
 # is fresh, and lists what changed. One test holds them all (tests/artifacts.rs):
 #   src/generated/contracts.rs, docs/error-codes.md, docs/constraints.md, docs/schemas/,
 #   tests/public-api.txt, crates/python/python/jerry_contracts/types.py, crates/node/contracts.d.ts,
-#   docs/generated-types.rs
+#   crates/node/guards.js, crates/node/guards.d.ts, docs/generated-types.rs
 # The generated Rust is written first, by the generator alone, since the library includes it:
 # after a change that the committed file no longer compiles with, nothing else would build.
 # A bless run writes and then fails on purpose (it compared nothing); the second run checks.
@@ -20,4 +20,5 @@ echo "== check: cargo test --test artifacts"
 cargo test -p jerry-contracts --test artifacts --quiet
 echo "== changed artifacts"
 git status --short -- src/generated/contracts.rs docs/error-codes.md docs/constraints.md docs/schemas tests/public-api.txt \
-  crates/python/python/jerry_contracts/types.py crates/node/contracts.d.ts docs/generated-types.rs
+  crates/python/python/jerry_contracts/types.py crates/node/contracts.d.ts \
+  crates/node/guards.js crates/node/guards.d.ts docs/generated-types.rs

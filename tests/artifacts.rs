@@ -9,6 +9,7 @@
 //! | `tests/public-api.txt` | rustdoc's JSON, listed by `tests/support/public_api.rs` |
 //! | `crates/python/python/jerry_contracts/types.py` | `jerry_contracts_codegen::python_types` |
 //! | `crates/node/contracts.d.ts` | `jerry_contracts_codegen::typescript_types` |
+//! | `crates/node/guards.js`, `crates/node/guards.d.ts` | `jerry_contracts_codegen::typescript_guards` |
 //! | `docs/generated-types.rs` | `jerry_contracts_codegen::golden::render`: the generated Rust of a few types |
 //!
 //! After a deliberate change, `JERRY_BLESS=1 cargo test --test artifacts` (or
@@ -73,6 +74,11 @@ fn every_committed_generated_artifact_is_fresh() {
                 .expect("the TypeScript types generate"),
         },
     ];
+    let (guards, guard_types) =
+        jerry_contracts_codegen::typescript_guards(&root().join("schemas")).expect("the type guards generate");
+    artifacts.push(Artifact { path: jerry_contracts_codegen::typescript::GUARDS_PATH.into(), fresh: guards });
+    artifacts
+        .push(Artifact { path: jerry_contracts_codegen::typescript::GUARDS_TYPES_PATH.into(), fresh: guard_types });
     let source = generated();
     artifacts.push(Artifact {
         path: jerry_contracts_codegen::golden::GOLDEN_PATH.into(),

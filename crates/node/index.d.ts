@@ -2,6 +2,7 @@
 // index.js is the module; contracts.d.ts (generated from schemas/) holds the contract types.
 
 export * from "./contracts";
+export * from "./guards";
 import type { BySchema, ErrorRecord, SchemaName } from "./contracts";
 
 /** What a validation may be told (every option optional). */

@@ -405,6 +405,8 @@ function schemas() {
 }
 
 module.exports = {
+  // isResearcherOutput(value) and the like: one guard a schema and definition (generated).
+  ...require("./guards.js")(is),
   validate,
   validateAsync,
   validateAs,

@@ -122,6 +122,14 @@ pub fn typescript_types(schemas: &Path) -> Result<String, CodegenError> {
     typescript::source(&model).map_err(CodegenError::Schemas)
 }
 
+/// Generates the type guards of the npm package (`guards.js` and `guards.d.ts`,
+/// [`typescript::guards`]) for every schema under `schemas`.
+pub fn typescript_guards(schemas: &Path) -> Result<(String, String), CodegenError> {
+    let (corpus, plan) = load_plan(schemas)?;
+    let model = model::Model::new(&corpus, &plan).map_err(CodegenError::Schemas)?;
+    typescript::guards(&model).map_err(CodegenError::Schemas)
+}
+
 /// Loads the corpus, checks it and its references, and plans the types.
 fn load_plan(schemas: &Path) -> Result<(Corpus, plan::Plan), CodegenError> {
     let corpus = Corpus::load(schemas)?;

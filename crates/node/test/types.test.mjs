@@ -137,7 +137,7 @@ export function findings(payload: V11Payload): number {
 }
 `;
     // The module's declarations (index.d.ts) over the contract types.
-    files["api.ts"] = `import { check, diff, example, is, migrate, schema, schemas, validate, validateAsync, InvalidDocument, JsonValueError, Report, UnknownSchema, Validator } from ${JSON.stringify(path.join(pkg, "index"))};
+    files["api.ts"] = `import { check, diff, example, is, isResearcherOutput, migrate, schema, schemas, validate, validateAsync, InvalidDocument, JsonValueError, Report, UnknownSchema, Validator } from ${JSON.stringify(path.join(pkg, "index"))};
 import type { ErrorRecord, ResearcherOutput, ValidateOptions } from ${JSON.stringify(path.join(pkg, "index"))};
 export async function codes(text: string, options: ValidateOptions): Promise<string[]> {
   const report: Report = validate(text, options);
@@ -156,6 +156,10 @@ export function topic(value: unknown): string {
   return is("agents/ps/researcher_output", value) ? value.research_topic : "";
 }
 export const made: ResearcherOutput = example("agents/ps/researcher_output");
+export function summaries(value: unknown): string[] {
+  // A generated guard narrows to its type.
+  return isResearcherOutput(value) ? value.findings.map((f) => f.summary) : [];
+}
 export const lines: number[] = new Validator({ strict: true }).validateLines("{}\\n{}").map((r) => r.line);
 export const moved: string = migrate("{}", "1.1.0") + String(diff("a", "b").ok) + String(schema("common/types").$id);
 export const kinds: Error[] = [new UnknownSchema("x")];

@@ -243,6 +243,13 @@ test("migrate, diff, example, schema and is() are the library's", () => {
     assert.equal(contracts.schema(name).$id, `https://jerry.dev/schemas/${name}.json`);
   }
   assert.equal(contracts.is("agents/ps/researcher_output", {}), false);
+  // The generated guards: one a schema and definition, each is() of its schema.
+  const guards = Object.keys(contracts).filter((name) => /^is[A-Z]/.test(name));
+  assert.ok(guards.length > 100, `${guards.length} guards`);
+  assert.equal(contracts.isResearcherOutput(contracts.example("agents/ps/researcher_output")), true);
+  assert.equal(contracts.isResearcherOutput(contracts.example("agents/ps/analyst_output")), false);
+  assert.equal(contracts.isV11SessionContext(contracts.example("session_context/v1.1.0")), true);
+  assert.equal(contracts.isV11SessionContext({ schema_version: "1.1.0" }), false);
   assert.equal(contracts.is("agents/ps/researcher_output", { n: 1n }), false);
   assert.throws(() => contracts.example("nope"), contracts.UnknownSchema);
   assert.throws(() => contracts.schema("nope"), contracts.UnknownSchema);
