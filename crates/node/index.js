@@ -134,8 +134,8 @@ function refuse(document) {
     if (ancestors.has(value)) throw new JsonValueError(pointer, "a cycle (an object inside itself)");
     const proto = Object.getPrototypeOf(value);
     if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) {
-      const kind = value.constructor?.name ?? "an object with a prototype";
-      throw new JsonValueError(pointer, `a ${kind} (only plain objects and arrays are JSON)`);
+      const kind = typeof value.constructor?.name === "string" ? value.constructor.name : "another prototype";
+      throw new JsonValueError(pointer, `an object of class ${kind} (only plain objects and arrays are JSON)`);
     }
     ancestors.add(value);
     stack.push({ leave: value });
