@@ -395,8 +395,9 @@ fn header(fallbacks: &[String]) -> String {
 }
 
 /// The type guards of the npm package: `(guards.js, guards.d.ts)`, one guard a registry name of
-/// [`by_schema`], `is` + the type's flat name (`isResearcherOutput`), each the validator's verdict
-/// on the value against that schema (`is(name, value)` in `index.js`, which passes itself in).
+/// `BySchema` (a schema or a definition), `is` + the type's flat name (`isResearcherOutput`), each
+/// the validator's verdict on the value against that schema (`is(name, value)` in `index.js`,
+/// which passes itself in).
 pub fn guards(model: &Model) -> Result<(String, String), Vec<Problem>> {
     let by_schema = by_schema(&model.types);
     // One guard a type: two registry names of one type would give two guards of one name.
