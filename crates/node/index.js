@@ -48,7 +48,7 @@ class DiffError extends JerryContractsError {}
 const KINDS = { UnknownSchema, MigrationError, DiffError, JerryContractsError };
 
 /** Runs a native call, making an error of a kind the addon names (`Kind: message`) that class. */
-function native_call(call) {
+function nativeCall(call) {
   try {
     return call();
   } catch (error) {
@@ -373,7 +373,7 @@ function is(schema, value) {
  * changed, every number, member and space as written. */
 function migrate(document, to = "1.1.0") {
   if (typeof to !== "string") throw new TypeError("to must be a version (a string)");
-  return native_call(() => native.migrateText(documentOf(document), to));
+  return nativeCall(() => native.migrateText(documentOf(document), to));
 }
 
 /** A schema for diff(): a registry name, its JSON text, or a parsed schema. */
@@ -386,17 +386,17 @@ function schemaText(schema) {
 /** The changes from schema `old` to `new`, each MAJOR, MINOR or PATCH, and the least bump they
  * need: `{ changes, required, declared, ok }`, as `jerry-contracts diff --format json`. */
 function diff(old, new_) {
-  return JSON.parse(native_call(() => native.diffJson(schemaText(old), schemaText(new_))));
+  return JSON.parse(nativeCall(() => native.diffJson(schemaText(old), schemaText(new_))));
 }
 
 /** A valid document of the schema named `name`. */
 function example(name) {
-  return JSON.parse(native_call(() => native.exampleJson(String(name))));
+  return JSON.parse(nativeCall(() => native.exampleJson(String(name))));
 }
 
 /** The schema named `name`, parsed from its embedded text. */
 function schema(name) {
-  return JSON.parse(native_call(() => native.schemaJson(String(name))));
+  return JSON.parse(nativeCall(() => native.schemaJson(String(name))));
 }
 
 /** Every schema of the registry: name, path, $id, title, version, agent_id, schema_name. */
