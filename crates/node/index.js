@@ -258,6 +258,13 @@ function optionsOf(options) {
   return options;
 }
 
+/** The Report of what the addon's validateJson returns: the report's JSON text, or the name of
+ * the schema of a valid document without a record (a name never starts with `{`). */
+function reportOf(text) {
+  if (text.charCodeAt(0) === 123) return new Report(JSON.parse(text));
+  return new Report({ schema: text, valid: true, records: [] });
+}
+
 /**
  * A validator with its options (strict, root, session, maxBytes, maxRecords), for many
  * documents. The functions below use one with the options given to each call.
@@ -278,13 +285,12 @@ class Validator {
 
   /** Validates a document (JSON text, bytes, or a JavaScript value) through every layer. */
   validate(document, schema) {
-    return new Report(JSON.parse(native.validateJson(documentOf(document), this.with(schema))));
+    return reportOf(native.validateJson(documentOf(document), this.with(schema)));
   }
 
   /** validate() on libuv's thread pool, off the event loop. */
   async validateAsync(document, schema) {
-    const text = await native.validateJsonAsync(documentOf(document), this.with(schema));
-    return new Report(JSON.parse(text));
+    return reportOf(await native.validateJsonAsync(documentOf(document), this.with(schema)));
   }
 
   /** Validates and throws InvalidDocument unless the document is valid; returns the report. */
@@ -323,7 +329,7 @@ function callOf(options) {
 
 /** Validates a document (JSON text, bytes, or a JavaScript value) through every layer. */
 function validate(document, options) {
-  if (options === undefined) return new Report(JSON.parse(native.validateJson(documentOf(document))));
+  if (options === undefined) return reportOf(native.validateJson(documentOf(document)));
   const [validator, schema] = callOf(options);
   return validator.validate(document, schema);
 }

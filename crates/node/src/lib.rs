@@ -1,7 +1,8 @@
 //! The native addon of the npm package `jerry-contracts`: the library's validator, migration,
 //! schema diff, examples and registry for Node, through napi-rs (D-214). Reports cross as JSON
 //! text (`{"schema", "valid", "records"}`, the records as the CLI writes them), which `index.js`
-//! parses, so JavaScript sees exactly the CLI's records. Each call takes the document as text or
+//! parses, so JavaScript sees exactly the CLI's records; a valid document's report without a
+//! record crosses as its schema's name alone. Each call takes the document as text or
 //! bytes; a JavaScript object is written as JSON text by `index.js` first, refusing what JSON
 //! cannot hold. The `…Async` forms run on libuv's thread pool, off the event loop.
 //!
@@ -83,12 +84,18 @@ fn report_json(report: &Report) -> napi::Result<String> {
     Ok(format!("{{\"schema\":{schema},\"valid\":{},\"records\":{records}}}", report.is_valid()))
 }
 
+/// A report as it crosses to `index.js`: the JSON text of [`report_json`], or, for a valid
+/// document without a record (the usual case, on the hot path), only the name of its schema,
+/// which never starts with `{` as the JSON text does.
 fn run(validator: &Validator, schema: Option<&str>, bytes: &[u8]) -> napi::Result<String> {
     let report = match schema {
         Some(name) => validator.validate_as(name, bytes),
         None => validator.validate(bytes),
     };
-    report_json(&report)
+    match report.schema {
+        Some(name) if report.records.is_empty() && report.is_valid() && !name.starts_with('{') => Ok(name.to_owned()),
+        _ => report_json(&report),
+    }
 }
 
 /// Validates a document given as text or bytes through every layer; the report as JSON text.
