@@ -35,6 +35,7 @@ mod newtypes;
 pub mod plan;
 mod poke;
 pub mod python;
+mod renderer;
 mod serde_impls;
 mod skim;
 mod spelling;

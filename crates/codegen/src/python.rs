@@ -18,13 +18,14 @@
 //! Python alone cannot spell), never a silently wider or narrower type.
 //! Constraints (patterns, ranges, lengths, formats, closed objects) are left to `validate()`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde_json::Value;
 
 use crate::REGENERATE;
 use crate::corpus::Problem;
-use crate::model::{AnyValue, Body, Expr, Field, Model, TypeModel};
+use crate::model::{Body, Expr, Field, Model, TypeModel};
+use crate::renderer::{Findings, by_schema, site, summary, wrap};
 
 /// Where the generated module is committed, relative to the workspace root.
 pub const TYPES_PATH: &str = "crates/python/python/jerry_contracts/types.py";
@@ -57,7 +58,7 @@ const KEYWORDS: &[&str] = &[
 /// The Python source of `jerry_contracts.types`, rendered from the model's types.
 pub fn source(model: &Model) -> Result<String, Vec<Problem>> {
     let flats: BTreeSet<&str> = model.types.iter().map(|t| t.flat.as_str()).collect();
-    let mut emitter = Emitter { file: String::new(), problems: Vec::new(), notes: Vec::new(), fallbacks: Vec::new() };
+    let mut emitter = Emitter { file: String::new(), found: Findings::new("Python types", "Any", "#") };
     for ty in &model.types {
         if !is_identifier(&ty.flat) || KEYWORDS.contains(&ty.flat.as_str()) || RESERVED.contains(&ty.flat.as_str()) {
             emitter.problem(&ty.file, &ty.pointer, format!("type name {} is not a free Python identifier", ty.flat));
@@ -80,7 +81,7 @@ pub fn source(model: &Model) -> Result<String, Vec<Problem>> {
             }
             Body::Alias(expr) => {
                 let hint = emitter.hint(expr, Quote::Names);
-                let comment = emitter.take_notes();
+                let comment = emitter.found.take_notes();
                 let bare = hint.strip_prefix('"').and_then(|h| h.strip_suffix('"')).filter(|h| flats.contains(h));
                 if let Some(target) = bare {
                     // An alias of a bare name must come after the name is bound: these come last,
@@ -112,10 +113,10 @@ pub fn source(model: &Model) -> Result<String, Vec<Problem>> {
         body.push_str(&text.replace(PLACEHOLDER, &target));
         bound.insert(name);
     }
-    if !emitter.problems.is_empty() {
-        return Err(emitter.problems);
+    if !emitter.found.problems.is_empty() {
+        return Err(emitter.found.problems);
     }
-    Ok(format!("{}{}{}", header(&emitter.fallbacks), body, footer(&model.types)))
+    Ok(format!("{}{}{}", header(&emitter.found.fallbacks), body, footer(&model.types)))
 }
 
 /// Stands in for the target of a bare alias until it is written.
@@ -134,29 +135,13 @@ struct Emitter {
     /// The schema file of the type being written (every expression inside one type is read
     /// from its file; other files' types are names).
     file: String,
-    problems: Vec<Problem>,
-    /// Comments for the item being written: the `Any` fallbacks found in its hints.
-    notes: Vec<String>,
-    /// Every `Any` fallback of the module, for its docstring.
-    fallbacks: Vec<String>,
+    /// The problems and the `Any` fallbacks found.
+    found: Findings,
 }
 
 impl Emitter {
     fn problem(&mut self, file: &str, pointer: &str, message: impl Into<String>) -> String {
-        self.problems.push(Problem::new(file, pointer, format!("Python types: {}", message.into())));
-        "Any".to_owned()
-    }
-
-    fn fallback(&mut self, any: &AnyValue) -> String {
-        let note = format!("Any: {} {}", site(&any.file, &any.pointer), any.reason);
-        self.notes.push(note.clone());
-        self.fallbacks.push(note);
-        "Any".to_owned()
-    }
-
-    fn take_notes(&mut self) -> String {
-        let notes: Vec<String> = self.notes.drain(..).map(|n| format!("# {n}\n")).collect();
-        notes.concat()
+        self.found.problem(file, pointer, message)
     }
 
     /// A `TypedDict` for an object with declared properties.
@@ -176,7 +161,7 @@ impl Emitter {
         let mut fields: [Vec<(String, String, String)>; 2] = [Vec::new(), Vec::new()];
         for field in properties {
             let hint = self.hint(&field.expr, quote);
-            let comments = self.take_notes();
+            let comments = self.found.take_notes();
             fields[usize::from(!field.required)].push((field.name.clone(), hint, comments));
         }
         let doc = docstring(ty, "    ");
@@ -288,7 +273,7 @@ impl Emitter {
                 let hint = self.hint(inner, quote);
                 if hint == "None" || hint == "Any" { hint } else { format!("Optional[{hint}]") }
             }
-            Expr::Any(any) => self.fallback(any),
+            Expr::Any(any) => self.found.fallback(any),
         }
     }
 }
@@ -323,25 +308,11 @@ fn is_identifier(text: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// `schemas/FILE` or `schemas/FILE#POINTER`.
-fn site(file: &str, pointer: &str) -> String {
-    if pointer.is_empty() { format!("schemas/{file}") } else { format!("schemas/{file}#{pointer}") }
-}
-
 /// The docstring of a type: its title, the first paragraph of its description, its place.
 fn docstring(ty: &TypeModel, indent: &str) -> String {
-    let mut paragraphs = Vec::new();
-    if let Some(title) = &ty.title {
-        paragraphs.push(title.clone());
-    }
-    if let Some(description) = &ty.description {
-        let first = description.split("\n\n").next().unwrap_or(description).trim();
-        if !paragraphs.iter().any(|p| p == first) {
-            paragraphs.push(first.to_owned());
-        }
-    }
+    let mut paragraphs = summary(ty);
     paragraphs.push(format!("Schema: {}", site(&ty.file, &ty.pointer)));
-    let body: Vec<String> = paragraphs.iter().map(|p| wrap(&escape_docstring(p), indent)).collect();
+    let body: Vec<String> = paragraphs.iter().map(|p| indented(&escape_docstring(p), indent)).collect();
     let body = body.join("\n\n");
     format!("{indent}\"\"\"{}\n{indent}\"\"\"\n", body.strip_prefix(indent).unwrap_or(&body))
 }
@@ -350,21 +321,9 @@ fn escape_docstring(text: &str) -> String {
     text.replace('\\', "\\\\").replace("\"\"\"", "\\\"\\\"\\\"")
 }
 
-/// Words of `text` in lines of at most 96 characters, each line after the first indented.
-fn wrap(text: &str, indent: &str) -> String {
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && indent.len() + line.len() + 1 + word.len() > 96 {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    lines.push(line);
-    lines.iter().map(|l| format!("{indent}{l}")).collect::<Vec<_>>().join("\n")
+/// Words of `text` in lines of at most 96 characters, each line indented.
+fn indented(text: &str, indent: &str) -> String {
+    wrap(text, indent.len()).iter().map(|l| format!("{indent}{l}")).collect::<Vec<_>>().join("\n")
 }
 
 /// A module-level alias with its comments and an attribute docstring.
@@ -378,7 +337,7 @@ fn header(fallbacks: &[String]) -> String {
     let mut fallbacks = fallbacks.to_vec();
     fallbacks.sort();
     for fallback in &fallbacks {
-        listed.push_str(&format!("{}\n", wrap(&format!("- {fallback}"), "  ").trim_start()));
+        listed.push_str(&format!("{}\n", indented(&format!("- {fallback}"), "  ").trim_start()));
     }
     if listed.is_empty() {
         listed.push_str("(none)\n");
@@ -415,17 +374,7 @@ from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
 }
 
 fn footer(types: &[TypeModel]) -> String {
-    let mut by_schema = BTreeMap::new();
-    for def in types {
-        let stem = def.file.strip_suffix(".json").unwrap_or(&def.file);
-        let definition =
-            def.pointer.strip_prefix("/definitions/").is_some_and(|rest| !rest.is_empty() && !rest.contains('/'));
-        if def.pointer.is_empty() {
-            by_schema.insert(stem.to_owned(), def.flat.clone());
-        } else if definition {
-            by_schema.insert(format!("{stem}#{}", def.pointer), def.flat.clone());
-        }
-    }
+    let by_schema = by_schema(types);
     let entries: String =
         by_schema.iter().map(|(schema, flat)| format!("    {}: {flat},\n", literal(schema))).collect();
     let mut names: Vec<&str> = types.iter().map(|t| t.flat.as_str()).collect();
@@ -513,11 +462,10 @@ mod tests {
         assert!(places.iter().any(|p| p.starts_with("common/x.json#/definitions/x/allOf: ")), "{places:?}");
         // An enum value Literal cannot hold: Python's own refusal (the planner takes string
         // enums only today; the renderer does not count on it).
-        let mut emitter =
-            Emitter { file: "common/x.json".into(), problems: Vec::new(), notes: Vec::new(), fallbacks: Vec::new() };
+        let mut emitter = Emitter { file: "common/x.json".into(), found: Findings::new("Python types", "Any", "#") };
         let expr = Expr::Enum { values: vec![json!(1.5)], pointer: "/definitions/y/enum".into() };
         assert_eq!(emitter.hint(&expr, Quote::Bare), "Any");
-        let places: Vec<String> = emitter.problems.iter().map(ToString::to_string).collect();
+        let places: Vec<String> = emitter.found.problems.iter().map(ToString::to_string).collect();
         assert_eq!(places.len(), 1, "{places:?}");
         assert!(places[0].starts_with("common/x.json#/definitions/y/enum: Python types: enum value 1.5"), "{places:?}");
     }

@@ -26,7 +26,8 @@ use serde_json::Value;
 
 use crate::REGENERATE;
 use crate::corpus::Problem;
-use crate::model::{AnyValue, Body, Expr, Field, Model, TypeModel};
+use crate::model::{Body, Expr, Field, Model, TypeModel};
+use crate::renderer::{Findings, by_schema, site, summary, wrap};
 
 /// Where the rendered file is committed, relative to the workspace root.
 pub const TYPES_PATH: &str = "crates/node/contracts.d.ts";
@@ -102,7 +103,7 @@ const RESERVED: &[&str] = &[
 
 /// The TypeScript source of `contracts.d.ts`, rendered from the model's types.
 pub fn source(model: &Model) -> Result<String, Vec<Problem>> {
-    let mut emitter = Emitter { file: String::new(), problems: Vec::new(), notes: Vec::new(), fallbacks: Vec::new() };
+    let mut emitter = Emitter { file: String::new(), found: Findings::new("TypeScript types", "unknown", "//") };
     for ty in &model.types {
         if !is_identifier(&ty.flat) || RESERVED.contains(&ty.flat.as_str()) {
             emitter.problem(&ty.file, &ty.pointer, format!("type name {} is not a free TypeScript name", ty.flat));
@@ -136,44 +137,28 @@ pub fn source(model: &Model) -> Result<String, Vec<Problem>> {
             }
             Body::Alias(expr) => {
                 let text = emitter.type_of(expr);
-                let comment = emitter.take_notes();
+                let comment = emitter.found.take_notes();
                 body.push_str(&alias(ty, &text, &comment));
             }
         }
     }
-    if !emitter.problems.is_empty() {
-        return Err(emitter.problems);
+    if !emitter.found.problems.is_empty() {
+        return Err(emitter.found.problems);
     }
-    Ok(format!("{}{}{}", header(&emitter.fallbacks), body, footer(&model.types)))
+    Ok(format!("{}{}{}", header(&emitter.found.fallbacks), body, footer(&model.types)))
 }
 
 struct Emitter {
     /// The schema file of the type being written (every expression inside one type is read
     /// from its file; other files' types are names).
     file: String,
-    problems: Vec<Problem>,
-    /// Comments for the item being written: the `unknown` fallbacks found in its types.
-    notes: Vec<String>,
-    /// Every `unknown` fallback of the file, for its header.
-    fallbacks: Vec<String>,
+    /// The problems and the `unknown` fallbacks found.
+    found: Findings,
 }
 
 impl Emitter {
     fn problem(&mut self, file: &str, pointer: &str, message: impl Into<String>) -> String {
-        self.problems.push(Problem::new(file, pointer, format!("TypeScript types: {}", message.into())));
-        "unknown".to_owned()
-    }
-
-    fn fallback(&mut self, any: &AnyValue) -> String {
-        let note = format!("unknown: {} {}", site(&any.file, &any.pointer), any.reason);
-        self.notes.push(note.clone());
-        self.fallbacks.push(note);
-        "unknown".to_owned()
-    }
-
-    fn take_notes(&mut self) -> String {
-        let notes: Vec<String> = self.notes.drain(..).map(|n| format!("// {n}\n")).collect();
-        notes.concat()
+        self.found.problem(file, pointer, message)
     }
 
     /// An `interface` for an object with declared properties.
@@ -181,7 +166,7 @@ impl Emitter {
         let mut members = String::new();
         for field in fields {
             let text = self.type_of(&field.expr);
-            for note in self.take_notes().lines() {
+            for note in self.found.take_notes().lines() {
                 members.push_str(&format!("  {note}\n"));
             }
             if let Some(description) = field.description.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
@@ -238,7 +223,7 @@ impl Emitter {
                 let text = self.type_of(inner);
                 if text == "null" || text == "unknown" { text } else { format!("{text} | null") }
             }
-            Expr::Any(any) => self.fallback(any),
+            Expr::Any(any) => self.found.fallback(any),
         }
     }
 }
@@ -285,24 +270,10 @@ fn is_identifier(text: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
 }
 
-/// `schemas/FILE` or `schemas/FILE#POINTER`.
-fn site(file: &str, pointer: &str) -> String {
-    if pointer.is_empty() { format!("schemas/{file}") } else { format!("schemas/{file}#{pointer}") }
-}
-
 /// The paragraphs of a type's doc comment: its title, the first paragraph of its description,
 /// its place.
 fn type_doc(ty: &TypeModel) -> Vec<String> {
-    let mut paragraphs = Vec::new();
-    if let Some(title) = &ty.title {
-        paragraphs.push(title.clone());
-    }
-    if let Some(description) = &ty.description {
-        let first = description.split("\n\n").next().unwrap_or(description).trim();
-        if !paragraphs.iter().any(|p| p == first) {
-            paragraphs.push(first.to_owned());
-        }
-    }
+    let mut paragraphs = summary(ty);
     paragraphs.push(format!("Schema: `{}`", site(&ty.file, &ty.pointer)));
     paragraphs
 }
@@ -322,23 +293,6 @@ fn doc_comment(paragraphs: &[String], indent: &str) -> String {
     }
     out.push_str(&format!("{indent} */\n"));
     out
-}
-
-/// The words of `text` in lines of at most 96 characters after `indent` columns.
-fn wrap(text: &str, indent: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && indent + line.len() + 1 + word.len() > 96 {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    lines.push(line);
-    lines
 }
 
 /// A type alias with its comments and doc comment.
@@ -441,23 +395,6 @@ pub fn guards(model: &Model) -> Result<(String, String), Vec<Problem>> {
     Ok((js, dts))
 }
 
-/// Each registry name (`NAME`, or `NAME#/definitions/DEF` for a definition) and the flat name of
-/// its type, by name.
-fn by_schema(types: &[TypeModel]) -> BTreeMap<String, String> {
-    let mut by_schema = BTreeMap::new();
-    for def in types {
-        let stem = def.file.strip_suffix(".json").unwrap_or(&def.file);
-        let definition =
-            def.pointer.strip_prefix("/definitions/").is_some_and(|rest| !rest.is_empty() && !rest.contains('/'));
-        if def.pointer.is_empty() {
-            by_schema.insert(stem.to_owned(), def.flat.clone());
-        } else if definition {
-            by_schema.insert(format!("{stem}#{}", def.pointer), def.flat.clone());
-        }
-    }
-    by_schema
-}
-
 fn footer(types: &[TypeModel]) -> String {
     let by_schema = by_schema(types);
     let entries: String =
@@ -541,7 +478,7 @@ mod tests {
         assert_eq!(literal_type(&json!(9_007_199_254_740_993_u64)), None);
         assert_eq!(literal_type(&json!({"a": 1})), None);
         let mut emitter =
-            Emitter { file: "common/x.json".into(), problems: Vec::new(), notes: Vec::new(), fallbacks: Vec::new() };
+            Emitter { file: "common/x.json".into(), found: Findings::new("TypeScript types", "unknown", "//") };
         let union = Expr::Array(Box::new(Expr::Union(vec![Expr::Named("A".into()), Expr::Null])));
         assert_eq!(emitter.type_of(&union), "(A | null)[]");
         let nested = Expr::Array(Box::new(Expr::Array(Box::new(Expr::Boolean))));
@@ -554,10 +491,10 @@ mod tests {
     #[test]
     fn a_shape_without_a_faithful_mapping_is_a_problem_with_its_place() {
         let mut emitter =
-            Emitter { file: "common/x.json".into(), problems: Vec::new(), notes: Vec::new(), fallbacks: Vec::new() };
+            Emitter { file: "common/x.json".into(), found: Findings::new("TypeScript types", "unknown", "//") };
         let expr = Expr::Const { value: json!([1, 2]), pointer: "/definitions/y/const".into() };
         assert_eq!(emitter.type_of(&expr), "unknown");
-        let places: Vec<String> = emitter.problems.iter().map(ToString::to_string).collect();
+        let places: Vec<String> = emitter.found.problems.iter().map(ToString::to_string).collect();
         assert_eq!(places.len(), 1, "{places:?}");
         assert!(
             places[0].starts_with("common/x.json#/definitions/y/const: TypeScript types: const [1,2]"),
