@@ -84,14 +84,27 @@ fn report_json(report: &Report) -> napi::Result<String> {
     Ok(format!("{{\"schema\":{schema},\"valid\":{},\"records\":{records}}}", report.is_valid()))
 }
 
+/// The document's bytes, as text or a Buffer gives them.
+fn bytes_of(document: &Either<String, Buffer>) -> &[u8] {
+    match document {
+        Either::A(text) => text.as_bytes(),
+        Either::B(bytes) => bytes,
+    }
+}
+
+/// The report on `bytes`: against the schema named, else the one detected.
+fn judge(validator: &Validator, schema: Option<&str>, bytes: &[u8]) -> Report {
+    match schema {
+        Some(name) => validator.validate_as(name, bytes),
+        None => validator.validate(bytes),
+    }
+}
+
 /// A report as it crosses to `index.js`: the JSON text of [`report_json`], or, for a valid
 /// document without a record (the usual case, on the hot path), only the name of its schema,
 /// which never starts with `{` as the JSON text does.
 fn run(validator: &Validator, schema: Option<&str>, bytes: &[u8]) -> napi::Result<String> {
-    let report = match schema {
-        Some(name) => validator.validate_as(name, bytes),
-        None => validator.validate(bytes),
-    };
+    let report = judge(validator, schema, bytes);
     match report.schema {
         Some(name) if report.records.is_empty() && report.is_valid() && !name.starts_with('{') => Ok(name.to_owned()),
         _ => report_json(&report),
@@ -102,10 +115,7 @@ fn run(validator: &Validator, schema: Option<&str>, bytes: &[u8]) -> napi::Resul
 #[napi]
 pub fn validate_json(document: Either<String, Buffer>, options: Option<ValidateOptions>) -> napi::Result<String> {
     let (validator, schema) = validator(options)?;
-    match &document {
-        Either::A(text) => run(&validator, schema.as_deref(), text.as_bytes()),
-        Either::B(bytes) => run(&validator, schema.as_deref(), bytes),
-    }
+    run(&validator, schema.as_deref(), bytes_of(&document))
 }
 
 /// The non-blank lines of an NDJSON text, each with its 1-based line number, without the line
@@ -121,17 +131,17 @@ fn ndjson_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
 /// The reports of every non-blank line of an NDJSON text, as one JSON array:
 /// `[{"line", "schema", "valid", "records"}]`.
 fn run_lines(validator: &Validator, schema: Option<&str>, bytes: &[u8]) -> napi::Result<String> {
-    let mut reports = Vec::new();
+    let mut out = String::from("[");
     for (line, text) in ndjson_lines(bytes) {
-        let report = match schema {
-            Some(name) => validator.validate_as(name, text),
-            None => validator.validate(text),
-        };
-        let written = report_json(&report)?;
+        let written = report_json(&judge(validator, schema, text))?;
+        if out.len() > 1 {
+            out.push(',');
+        }
         // `{"line":N,` and the report's members after its opening brace.
-        reports.push(format!("{{\"line\":{line},{}", written.strip_prefix('{').unwrap_or(&written)));
+        out.push_str(&format!("{{\"line\":{line},{}", written.strip_prefix('{').unwrap_or(&written)));
     }
-    Ok(format!("[{}]", reports.join(",")))
+    out.push(']');
+    Ok(out)
 }
 
 /// Validates every non-blank line of an NDJSON text (one document a line); the reports as JSON
@@ -139,10 +149,7 @@ fn run_lines(validator: &Validator, schema: Option<&str>, bytes: &[u8]) -> napi:
 #[napi]
 pub fn validate_lines_json(document: Either<String, Buffer>, options: Option<ValidateOptions>) -> napi::Result<String> {
     let (validator, schema) = validator(options)?;
-    match &document {
-        Either::A(text) => run_lines(&validator, schema.as_deref(), text.as_bytes()),
-        Either::B(bytes) => run_lines(&validator, schema.as_deref(), bytes),
-    }
+    run_lines(&validator, schema.as_deref(), bytes_of(&document))
 }
 
 /// A validation on libuv's thread pool: the document's bytes (copied, so JavaScript may change
@@ -215,11 +222,7 @@ fn kind_error(kind: &str, message: impl std::fmt::Display) -> napi::Error {
 /// every number, member and space stays as written.
 #[napi]
 pub fn migrate_text(document: Either<String, Buffer>, to: String) -> napi::Result<String> {
-    let bytes: &[u8] = match &document {
-        Either::A(text) => text.as_bytes(),
-        Either::B(bytes) => bytes,
-    };
-    versions::migrate_text(bytes, &to).map_err(|e| kind_error("MigrationError", e))
+    versions::migrate_text(bytes_of(&document), &to).map_err(|e| kind_error("MigrationError", e))
 }
 
 /// A schema given to `diff`: a registry name, else its JSON text.
