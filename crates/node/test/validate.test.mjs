@@ -73,6 +73,33 @@ test("text, bytes and the parsed value get the same report", () => {
   assert.deepEqual(contracts.validate(JSON.parse(text), "session_context/v1.1.0"), fromText);
 });
 
+test("text crosses as the same bytes as its UTF-8: every fixture, and text beyond Latin-1", () => {
+  // Text is taken as UTF-16 code units and transcoded in the addon (src/lib.rs, `Document`).
+  const differences = jsonFiles(fixtures).filter((file) => {
+    const bytes = fs.readFileSync(file);
+    return JSON.stringify(contracts.validate(bytes.toString("utf8"))) !== JSON.stringify(contracts.validate(bytes));
+  });
+  assert.deepEqual(differences.slice(0, 3), []);
+  const seed = JSON.parse(fs.readFileSync(jsonFiles(seeds).find((f) => f.includes("example_1_handoff")), "utf8"));
+  // ASCII to fill the first pass, then two-byte, three-byte and surrogate-pair characters; and
+  // a value the validator quotes back in a record (an unknown category).
+  for (const tail of ["", "é", "naïve — Δv", "😀", "x😀y—z", "\u{FFFD} kept"]) {
+    const doc = structuredClone(seed);
+    doc.payload.findings[0].summary = `${"a".repeat(100)}${tail}`;
+    doc.payload.findings[0].category = `gap${tail}`;
+    const text = JSON.stringify(doc);
+    const fromText = contracts.validate(text);
+    assert.deepEqual(fromText, contracts.validate(Buffer.from(text)), JSON.stringify(tail));
+    if (tail) assert.ok(JSON.stringify(fromText.records).includes(JSON.stringify(`gap${tail}`).slice(1, -1)), tail);
+    assert.equal(contracts.migrate(text, "1.1.0"), text);
+  }
+  // A lone surrogate is refused before the call, and by the addon itself if called directly.
+  const lone = JSON.stringify({ schema_version: "1.1.0" }).replace("1.1.0", "1.1.0\uD800");
+  assert.throws(() => contracts.validate(lone), contracts.JsonValueError);
+  const native = require(process.env.JERRY_CONTRACTS_ADDON ?? path.join(pkg, "jerry-contracts.node"));
+  assert.throws(() => native.validateJson(lone), /lone surrogate at index 24/);
+});
+
 test("every seed example is valid, and check() throws InvalidDocument with the report", () => {
   const files = jsonFiles(seeds);
   assert.ok(files.length > 10);
