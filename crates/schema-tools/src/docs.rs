@@ -34,7 +34,7 @@ use serde_json::Value;
 
 use crate::fixtures::{self, FixtureSet};
 use jerry_contracts_codegen::corpus::{Corpus, CorpusError, Problem, Schema, relative_path};
-use jerry_contracts_codegen::model::{Body, Constraint, Expr, Field, Keyword, Layer, Model, TypeModel};
+use jerry_contracts_codegen::model::{Body, Constraint, Expr, Field, Keyword, Layer, Model, SchemaModel, TypeModel};
 use jerry_contracts_codegen::plan::{self, Plan, TypeDef};
 
 /// Name of the index page, relative to the output directory.
@@ -143,6 +143,7 @@ pub fn render(
     let site = Site {
         corpus: &corpus,
         plan: &plan,
+        schemas: model.schemas.iter().map(|s| (s.file.as_str(), s)).collect(),
         types,
         constraints,
         anchors,
@@ -888,6 +889,8 @@ fn cell(text: &str) -> String {
 struct Site<'a> {
     corpus: &'a Corpus,
     plan: &'a Plan,
+    /// The model's schema files by path: a page's header and the index render from them.
+    schemas: BTreeMap<&'a str, &'a SchemaModel>,
     /// The model's types by flat name: the type column renders their expressions.
     types: Types<'a>,
     /// The model's constraints by schema file and pointer: the constraints column lists them.
@@ -950,11 +953,11 @@ impl Site<'_> {
         for (heading, members) in groups {
             out.push_str(&format!("\n## {heading}\n\n| schema | Rust type | description |\n|---|---|---|\n"));
             for schema in members {
-                let title = schema.title().map_or_else(|| schema.path.clone(), prose);
+                let model = self.schemas.get(schema.path.as_str());
+                let title = model.and_then(|m| m.title.as_deref()).map_or_else(|| schema.path.clone(), prose);
                 let rust =
                     self.plan.at(&schema.path, "").map_or_else(|| "definitions".to_owned(), |t| code(&rust_path(t)));
-                let description =
-                    schema.document.get("description").and_then(Value::as_str).map(prose).unwrap_or_default();
+                let description = model.and_then(|m| m.description.as_deref()).map(prose).unwrap_or_default();
                 out.push_str(&format!(
                     "| {} | {} | {} |\n",
                     cell(&format!("[{title}]({}) ({})", page_of(&schema.path), code(&schema.path))),
@@ -1039,24 +1042,26 @@ impl<'a> Page<'a> {
 
     fn render(mut self) -> Result<String, DocsError> {
         let schema = self.schema;
-        let document = &schema.document;
+        let model = self.site.schemas.get(schema.path.as_str()).copied().ok_or_else(|| {
+            DocsError::Schemas(vec![Problem::new(&schema.path, "", "the contract model has no entry for this schema")])
+        })?;
         self.line(MARKER);
-        self.line(&format!("# {}", schema.title().map_or_else(|| schema.path.clone(), prose)));
-        if let Some(description) = document.get("description").and_then(Value::as_str) {
+        self.line(&format!("# {}", model.title.as_deref().map_or_else(|| schema.path.clone(), prose)));
+        if let Some(description) = &model.description {
             self.line("");
             self.line(&prose(description));
         }
         self.line("");
-        self.line(&format!("- **Schema:** {}", code(&format!("schemas/{}", schema.path))));
-        self.line(&format!("- **`$id`:** {}", code(&schema.id)));
-        self.line(&format!("- **Version:** {}", self.version()));
+        self.line(&format!("- **Schema:** {}", code(&format!("schemas/{}", model.file))));
+        self.line(&format!("- **`$id`:** {}", code(&model.id)));
+        self.line(&format!("- **Version:** {}", model.version.as_deref().map_or_else(|| "—".to_owned(), code)));
         let rust = match self.site.plan.at(&schema.path, "") {
             Some(t) => code(&rust_path(t)),
             None => "— (a definition library: one type per definition)".to_owned(),
         };
         self.line(&format!("- **Rust type:** {rust}"));
         self.line(&format!("- **Index:** [all schemas]({})", relative_link(&self.page, INDEX)));
-        if schema.document.to_string().contains("\"x-convention\"") {
+        if model.conventions {
             self.line(&format!(
                 "- **Conventions:** constraints marked *convention* are the project's own, beyond what the seeds state: a warning (`CNV-*`), an error only with `--strict` ([sources]({}))",
                 relative_link(&self.page, "../constraints.md")
@@ -1094,23 +1099,6 @@ impl<'a> Page<'a> {
             return Err(DocsError::Schemas(unmodelled));
         }
         Ok(self.out)
-    }
-
-    /// The version: the envelope's from its file name, a mission artifact's from its
-    /// `schema_version` constant, else none.
-    fn version(&self) -> String {
-        let path = &self.schema.path;
-        if let Some(file) = path.strip_prefix("session_context/") {
-            let version = file.trim_end_matches(".json").trim_start_matches('v');
-            return code(version);
-        }
-        if path.starts_with("mission/")
-            && let Some(version) =
-                self.schema.document.pointer("/properties/schema_version/const").and_then(Value::as_str)
-        {
-            return code(version);
-        }
-        "—".to_owned()
     }
 
     fn anchor(&self, pointer: &str) -> Option<&str> {

@@ -1,6 +1,7 @@
 //! `docs::render` on a corpus of one schema: the constraints column lists the contract model's
 //! constraints of each place (its own, its items' and map values', then its conventions), and
-//! the required column marks a member the conventions require.
+//! the required column marks a member the conventions require; the header (title, description,
+//! `$id`, version, conventions) is the model's entry for the schema file.
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a failed expectation is the test failing
 
 use std::fs;
@@ -72,4 +73,49 @@ fn the_constraints_column_lists_the_models_constraints() {
     assert!(note.contains("| convention | default `\"none\"`<br>convention: maxLength 40 |"), "{note}");
     let level = row(page, "level");
     assert!(level.contains("| enum `\"low\"`, `\"high\"` |"), "{level}");
+}
+
+#[test]
+fn the_header_renders_the_models_schema_entry() {
+    let artifact = r#"{
+      "$schema": "http://json-schema.org/draft-07/schema#",
+      "$id": "https://jerry.dev/schemas/mission/demo.json",
+      "title": "  Demo artifact  ",
+      "description": "An artifact of the demo.",
+      "type": "object",
+      "properties": {
+        "schema_version": {"type": "string", "const": "2.3.4", "x-source": {"const": "seed 004 §1"}},
+        "note": {"type": "string", "x-convention": {"maxLength": 40, "x-source": {"maxLength": "convention D-1"}}}
+      }
+    }"#;
+    let library = r#"{
+      "$schema": "http://json-schema.org/draft-07/schema#",
+      "$id": "https://jerry.dev/schemas/demo/library.json",
+      "definitions": {"word": {"type": "string"}}
+    }"#;
+    let dir = tempfile::tempdir().unwrap();
+    let schemas = dir.path().join("schemas");
+    fs::create_dir_all(schemas.join("mission")).unwrap();
+    fs::create_dir_all(schemas.join("demo")).unwrap();
+    fs::write(schemas.join("mission/demo.json"), artifact).unwrap();
+    fs::write(schemas.join("demo/library.json"), library).unwrap();
+    let fixtures = dir.path().join("fixtures");
+    fs::create_dir_all(&fixtures).unwrap();
+    let matrix = dir.path().join("matrix.json");
+    fs::write(&matrix, "[]").unwrap();
+
+    let pages = docs::render(&schemas, &fixtures, &matrix).unwrap_or_else(|e| panic!("{e}"));
+    let page = &pages[&PathBuf::from("mission/demo.md")];
+    let lines: Vec<&str> = page.lines().collect();
+    assert!(lines.contains(&"# Demo artifact"), "{page}");
+    assert!(lines.contains(&"An artifact of the demo."), "{page}");
+    assert!(lines.contains(&"- **`$id`:** `https://jerry.dev/schemas/mission/demo.json`"), "{page}");
+    assert!(lines.contains(&"- **Version:** `2.3.4`"), "{page}");
+    assert!(lines.iter().any(|l| l.starts_with("- **Conventions:**")), "{page}");
+
+    let page = &pages[&PathBuf::from("demo/library.md")];
+    let lines: Vec<&str> = page.lines().collect();
+    assert!(lines.contains(&"# demo/library.json"), "{page}");
+    assert!(lines.contains(&"- **Version:** —"), "{page}");
+    assert!(!lines.iter().any(|l| l.starts_with("- **Conventions:**")), "{page}");
 }

@@ -4,13 +4,15 @@
 //! every named type with its fields and type expressions ([`TypeModel`], [`Expr`]), and the
 //! agent facts ([`AgentFacts`]: every agent output, its family, its requirement ids, and what
 //! the rule layers read), and the value checks one schema node asks ([`Checks`], from the
-//! keyword table's [`Check`] of each value rule). The constraint table, the inventory, the Python types, the Rust agent
+//! keyword table's [`Check`] of each value rule), and what a page says of each schema file
+//! ([`SchemaModel`]). The constraint table, the inventory, the Python types, the Rust agent
 //! knowledge and the skim's reads render from it.
 
 mod agents;
 mod checks;
 mod constraint;
 mod keyword;
+mod schemas;
 mod types;
 
 pub use agents::{
@@ -20,6 +22,7 @@ pub use agents::{
 pub use checks::{Bounds, Checks, holds_floats};
 pub use constraint::{Constraint, Layer, Source, constraints};
 pub use keyword::{Bound, Check, FORMATS, Keyword, UriForm};
+pub use schemas::{SchemaModel, schemas};
 pub use types::{AnyValue, Body, Expr, Field, TypeModel, nullable, types};
 
 use crate::corpus::{Corpus, Problem};
@@ -29,6 +32,8 @@ use crate::plan::Plan;
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Model {
+    /// Every schema file, in the corpus's order (see [`schemas`]).
+    pub schemas: Vec<SchemaModel>,
     /// Every constraint, in file and document order (see [`constraints`]).
     pub constraints: Vec<Constraint>,
     /// Every named type of the plan, in the plan's order (by flat name).
@@ -43,7 +48,8 @@ impl Model {
     pub fn new(corpus: &Corpus, plan: &Plan) -> Result<Self, Vec<Problem>> {
         let types = types(corpus, plan)?;
         let agents = agents(plan, &types)?;
-        Ok(Model { constraints: constraints(corpus), types, agents })
+        let constraints = constraints(corpus);
+        Ok(Model { schemas: schemas(corpus, &constraints), constraints, types, agents })
     }
 
     /// The type of flat name `flat`.
