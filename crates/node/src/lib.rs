@@ -108,7 +108,7 @@ fn bytes_of(document: &Document) -> napi::Result<Cow<'_, [u8]>> {
 ///
 /// The output starts at a byte a code unit, which ASCII text fills in one pass; other text takes
 /// a second pass over what did not fit, with room for the worst case (three bytes a unit).
-/// encoding_rs writes a lone surrogate as U+FFFD, so only text whose UTF-8 holds U+FFFD is
+/// encoding_rs writes a lone surrogate as U+FFFD, so only text whose UTF-8 may hold U+FFFD is
 /// checked for one.
 fn utf8_of(units: &[u16]) -> napi::Result<Vec<u8>> {
     let mut utf8 = vec![0; units.len()];
@@ -121,7 +121,8 @@ fn utf8_of(units: &[u16]) -> napi::Result<Vec<u8>> {
         written += more_written;
     }
     utf8.truncate(written);
-    if memchr::memmem::find(&utf8, "\u{FFFD}".as_bytes()).is_some() {
+    // U+FFFD is EF BF BD in UTF-8: text without the byte EF holds none (one SIMD scan).
+    if memchr::memchr(0xEF, &utf8).is_some() {
         let valid = encoding_rs::mem::utf16_valid_up_to(units);
         if valid < units.len() {
             return Err(napi::Error::new(
