@@ -10,6 +10,7 @@
 //! | `crates/python/python/jerry_contracts/types.py` | `jerry_contracts_codegen::python_types` |
 //! | `crates/node/contracts.d.ts` | `jerry_contracts_codegen::typescript_types` |
 //! | `crates/node/guards.js`, `crates/node/guards.d.ts` | `jerry_contracts_codegen::typescript_guards` |
+//! | `src/generated/store_v1.sql` | `jerry_contracts_codegen::store_ddl`: the artifact store's tables |
 //! | `docs/generated-types.rs` | `jerry_contracts_codegen::golden::render`: the generated Rust of a few types |
 //!
 //! After a deliberate change, `JERRY_BLESS=1 cargo test --test artifacts` (or
@@ -72,6 +73,10 @@ fn every_committed_generated_artifact_is_fresh() {
             path: jerry_contracts_codegen::typescript::TYPES_PATH.into(),
             fresh: jerry_contracts_codegen::typescript_types(&root().join("schemas"))
                 .expect("the TypeScript types generate"),
+        },
+        Artifact {
+            path: jerry_contracts_codegen::sql::COMMITTED_PATH.into(),
+            fresh: jerry_contracts_codegen::store_ddl(&root().join("schemas")).expect("the store's tables render"),
         },
     ];
     let (guards, guard_types) =

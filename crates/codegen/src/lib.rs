@@ -1,12 +1,13 @@
 //! The generator of `jerry-contracts`: loading and checking the schema corpus, the
 //! contract model, and generating the Rust types (typify's type space for the shapes, declared
 //! by this crate, then passes for everything typify does not carry), the Python type hints of
-//! `jerry_contracts.types` and the TypeScript types of the npm package.
+//! `jerry_contracts.types`, the TypeScript types of the npm package and the artifact store's
+//! PostgreSQL tables.
 //!
-//! The API: [`generate()`], [`python_types`] and [`typescript_types`]; the corpus ([`corpus`]),
-//! the plan of named types ([`plan`]), the contract model ([`model`]) and its views
-//! ([`constraints`]), the Python and TypeScript renderers' committed paths ([`python`],
-//! [`typescript`]), the golden view ([`golden`]), the schemas'
+//! The API: [`generate()`], [`python_types`], [`typescript_types`] and [`store_ddl`]; the
+//! corpus ([`corpus`]), the plan of named types ([`plan`]), the contract model ([`model`]) and
+//! its views ([`constraints`]), the Python, TypeScript and SQL renderers ([`python`],
+//! [`typescript`], [`sql`]), the golden view ([`golden`]), the schemas'
 //! fingerprint the generated Rust records and the build checks ([`fingerprint`]) and the file
 //! readers the tools share ([`files`]). The Rust renderer's passes (`generate`, `declarations`,
 //! `attributes`, `newtypes`, `constructors`, `enums`, `skim`, `serde_impls`, `agents`, `poke`,
@@ -39,6 +40,7 @@ mod renderer;
 mod serde_impls;
 mod skim;
 mod spelling;
+pub mod sql;
 pub mod typescript;
 
 use std::path::Path;
@@ -129,6 +131,14 @@ pub fn typescript_guards(schemas: &Path) -> Result<(String, String), CodegenErro
     let (corpus, plan) = load_plan(schemas)?;
     let model = model::Model::new(&corpus, &plan).map_err(CodegenError::Schemas)?;
     typescript::guards(&model).map_err(CodegenError::Schemas)
+}
+
+/// Renders the artifact store's tables for PostgreSQL ([`sql::ddl`]) from the schemas under
+/// `schemas`.
+pub fn store_ddl(schemas: &Path) -> Result<String, CodegenError> {
+    let (corpus, plan) = load_plan(schemas)?;
+    let model = model::Model::new(&corpus, &plan).map_err(CodegenError::Schemas)?;
+    sql::ddl(&model).map_err(CodegenError::Schemas)
 }
 
 /// Loads the corpus, checks it and its references, and plans the types.
