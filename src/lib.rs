@@ -75,6 +75,7 @@ pub mod pattern;
 mod pointer;
 pub mod registry;
 mod shorten;
+pub mod store;
 pub mod typed;
 pub mod validation;
 mod version;

@@ -119,6 +119,14 @@ enum Command {
         /// Schema name (see `list`), path, $id, agent id or mission schema_name.
         name: String,
     },
+    /// Print the artifact store's tables for PostgreSQL (the DDL rendered from the contracts,
+    /// as versioned migrations, in one transaction): pipe it to `psql`.
+    Sql {
+        /// Print only the migrations after this one (the newest a database has applied, from
+        /// its `jerry_contracts_migrations` table); 0 for a database without the tables.
+        #[arg(long, default_value_t = 0)]
+        after: u32,
+    },
     /// Print a schema as embedded in this build.
     Schema {
         /// Schema name (see `list`), path, $id, agent id or mission schema_name.
@@ -201,6 +209,10 @@ fn dispatch(command: Command, out: &mut impl Write) -> Status {
             finish("schema", status, written.and_then(|()| out.flush()))
         }
         Command::List => finish("list", 0, tools::list(out).and_then(|()| out.flush())),
+        Command::Sql { after } => {
+            let written = out.write_all(jerry_contracts::store::ddl_after(after).as_bytes());
+            finish("sql", 0, written.and_then(|()| out.flush()))
+        }
         Command::Validate {
             schema,
             format,

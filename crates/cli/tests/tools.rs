@@ -1,4 +1,4 @@
-//! End-to-end tests of `migrate`, `example`, `schema` and `list`.
+//! End-to-end tests of `migrate`, `example`, `schema`, `list` and `sql`.
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a failed expectation is the test failing
 
 use std::io::Write;
@@ -123,4 +123,16 @@ fn diff_classifies_and_judges_the_declared_bump() {
     let (code, _, _) = run(&["diff", old.to_str().unwrap(), "/nonexistent.json"], None);
     assert_eq!(code, 2);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn sql_prints_the_store_tables_as_the_library_gives_them() {
+    let (code, out, err) = run(&["sql"], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, jerry_contracts::store::ddl());
+    assert!(out.contains("CREATE TABLE colony_worker_results ("));
+    let (code, out, _) = run(&["sql", "--after", "1"], None);
+    assert_eq!((code, out.as_str()), (0, ""));
+    let (code, _, err) = run(&["sql", "--after", "one"], None);
+    assert_eq!(code, 2, "{err}");
 }
