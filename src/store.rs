@@ -1,10 +1,37 @@
 //! The artifact store's tables in PostgreSQL (issue 30): the DDL rendered from the contract
 //! model (`crates/codegen/src/sql.rs`, D-216), as versioned migrations. This module holds SQL
-//! text; it opens no connection. `jerry-contracts sql` prints [`ddl`].
+//! text and the table list ([`TABLES`]); it opens no connection (the `jerry-contracts-store`
+//! crate does). `jerry-contracts sql` prints [`ddl`].
 //!
 //! Each migration is recorded in [`MIGRATIONS_TABLE`] by the statement that applies it, in the
 //! same transaction, so a database says which migrations it has; a later schema version adds a
 //! migration that alters the tables (keeping their rows) rather than changing an applied one.
+
+/// One table of the artifact store: which artifacts it holds and how a row is keyed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ArtifactTable {
+    /// The artifact's schema, by registry name (`mission/worker_result`).
+    pub schema: &'static str,
+    /// The artifact's `schema_name` constant (`worker_result`).
+    pub schema_name: &'static str,
+    /// The table (`colony_worker_results`).
+    pub table: &'static str,
+    /// The member that identifies an artifact within its mission (`result_id`; `mission_id`
+    /// for the envelope and the task graph, one of each a mission). A row's key is
+    /// `(mission_id, id)`.
+    pub id: &'static str,
+    /// Whether the artifact belongs to a task of its mission's task graph (its `task_id` must
+    /// be one of them).
+    pub task_scoped: bool,
+}
+
+include!("generated/store_tables.rs");
+
+/// The table of the artifacts of schema `schema` (registry name or `schema_name` constant).
+pub fn table_of(schema: &str) -> Option<&'static ArtifactTable> {
+    TABLES.iter().find(|t| t.schema == schema || t.schema_name == schema)
+}
 
 /// One migration of the store's tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,6 +11,7 @@
 //! | `crates/node/contracts.d.ts` | `jerry_contracts_codegen::typescript_types` |
 //! | `crates/node/guards.js`, `crates/node/guards.d.ts` | `jerry_contracts_codegen::typescript_guards` |
 //! | `src/generated/store_v1.sql` | `jerry_contracts_codegen::store_ddl`: the artifact store's tables |
+//! | `src/generated/store_tables.rs` | `jerry_contracts_codegen::store_tables`: their list, for the library |
 //! | `docs/generated-types.rs` | `jerry_contracts_codegen::golden::render`: the generated Rust of a few types |
 //!
 //! After a deliberate change, `JERRY_BLESS=1 cargo test --test artifacts` (or
@@ -73,6 +74,11 @@ fn every_committed_generated_artifact_is_fresh() {
             path: jerry_contracts_codegen::typescript::TYPES_PATH.into(),
             fresh: jerry_contracts_codegen::typescript_types(&root().join("schemas"))
                 .expect("the TypeScript types generate"),
+        },
+        Artifact {
+            path: jerry_contracts_codegen::sql::TABLES_PATH.into(),
+            fresh: jerry_contracts_codegen::store_tables(&root().join("schemas"))
+                .expect("the store's table list renders"),
         },
         Artifact {
             path: jerry_contracts_codegen::sql::COMMITTED_PATH.into(),

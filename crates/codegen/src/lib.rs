@@ -4,7 +4,7 @@
 //! `jerry_contracts.types`, the TypeScript types of the npm package and the artifact store's
 //! PostgreSQL tables.
 //!
-//! The API: [`generate()`], [`python_types`], [`typescript_types`] and [`store_ddl`]; the
+//! The API: [`generate()`], [`python_types`], [`typescript_types`] [`store_ddl`] and [`store_tables`]; the
 //! corpus ([`corpus`]), the plan of named types ([`plan`]), the contract model ([`model`]) and
 //! its views ([`constraints`]), the Python, TypeScript and SQL renderers ([`python`],
 //! [`typescript`], [`sql`]), the golden view ([`golden`]), the schemas'
@@ -139,6 +139,14 @@ pub fn store_ddl(schemas: &Path) -> Result<String, CodegenError> {
     let (corpus, plan) = load_plan(schemas)?;
     let model = model::Model::new(&corpus, &plan).map_err(CodegenError::Schemas)?;
     sql::ddl(&model).map_err(CodegenError::Schemas)
+}
+
+/// Renders the artifact store's table list as Rust ([`sql::tables`]) from the schemas under
+/// `schemas`.
+pub fn store_tables(schemas: &Path) -> Result<String, CodegenError> {
+    let (corpus, plan) = load_plan(schemas)?;
+    let model = model::Model::new(&corpus, &plan).map_err(CodegenError::Schemas)?;
+    sql::tables(&model).map_err(CodegenError::Schemas)
 }
 
 /// Loads the corpus, checks it and its references, and plans the types.

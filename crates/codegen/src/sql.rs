@@ -123,6 +123,58 @@ pub fn ddl(model: &Model) -> Result<String, Vec<Problem>> {
     if problems.is_empty() { Ok(out) } else { Err(problems) }
 }
 
+/// Where the store's table list is committed, relative to the workspace root (the library
+/// includes it: `jerry_contracts::store::TABLES`).
+pub const TABLES_PATH: &str = "src/generated/store_tables.rs";
+
+/// The store's tables as Rust, for the library (`jerry_contracts::store::TABLES`): each
+/// artifact's registry name and `schema_name` constant, its table, the member that identifies
+/// it within its mission, and whether it belongs to a task; the same list the DDL renders.
+pub fn tables(model: &Model) -> Result<String, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let mut out = String::from(
+        "// The artifact store's tables, rendered from the contract model by crates/codegen/src/sql.rs\n\
+         // (D-216); regenerate with `JERRY_BLESS=1 cargo test --test artifacts`, never by hand.\n\
+         \n\
+         /// Every table of the artifact store, in the order the DDL creates them.\n\
+         pub const TABLES: &[ArtifactTable] = &[\n",
+    );
+    for table in TABLES {
+        let Some(root) = root_type(model, table.schema) else {
+            problems.push(Problem::new(
+                table.schema,
+                "",
+                "the store maps this schema, but the model has no root object type for it",
+            ));
+            continue;
+        };
+        let constant =
+            fields(root).iter().find(|f| f.name == "schema_name").and_then(|f| match resolve(model, &f.expr) {
+                Expr::Const { value: Value::String(name), .. } => Some(name.as_str()),
+                _ => None,
+            });
+        let Some(constant) = constant else {
+            problems.push(Problem::new(
+                table.schema,
+                "/properties/schema_name",
+                "the store tells artifacts by a `schema_name` constant, which this schema lacks",
+            ));
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "    ArtifactTable {{ schema: {:?}, schema_name: {:?}, table: {:?}, id: {:?}, task_scoped: {} }},",
+            table.schema.trim_end_matches(".json"),
+            constant,
+            table.name,
+            table.id,
+            table.task_scoped
+        );
+    }
+    out.push_str("];\n");
+    if problems.is_empty() { Ok(out) } else { Err(problems) }
+}
+
 /// The root object type of schema file `file`.
 fn root_type<'m>(model: &'m Model, file: &str) -> Option<&'m TypeModel> {
     model.types.iter().find(|t| t.file == file && t.pointer.is_empty() && matches!(t.body, Body::Object { .. }))
