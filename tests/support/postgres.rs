@@ -82,6 +82,12 @@ impl Postgres {
         self.dir.path()
     }
 
+    /// The connection parameters of `database`, as libpq and rust-postgres read them.
+    #[allow(dead_code)] // used by the store crate's tests, not by every test that includes this
+    pub fn params(&self, database: &str) -> String {
+        format!("host={} user={ROLE} dbname={database}", self.socket_dir().display())
+    }
+
     /// Creates database `name`.
     pub fn create_database(&self, name: &str) {
         self.sql("postgres", &format!("CREATE DATABASE {name}"), &[]).unwrap_or_else(|e| panic!("{}", e.0));
