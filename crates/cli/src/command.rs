@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use jerry_contracts::validation::Options;
 
 use crate::output::{self, Status, finish};
-use crate::{complain, lint, tools, validate};
+use crate::{complain, lint, store, tools, validate};
 
 /// Parses a byte count: digits, optionally followed by K, M or G (KiB, MiB, GiB).
 fn byte_count(text: &str) -> Result<usize, String> {
@@ -127,6 +127,12 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         after: u32,
     },
+    /// The artifact store in PostgreSQL: create its tables, write validated mission artifacts,
+    /// read them back.
+    Store {
+        #[command(subcommand)]
+        action: StoreAction,
+    },
     /// Print a schema as embedded in this build.
     Schema {
         /// Schema name (see `list`), path, $id, agent id or mission schema_name.
@@ -171,6 +177,54 @@ enum Command {
     },
 }
 
+#[derive(Debug, Subcommand)]
+enum StoreAction {
+    /// Create the store's tables, or apply the migrations the database lacks, in one
+    /// transaction. Exit status 2 on a database error.
+    Migrate {
+        /// The database: a URL (postgresql://user@host/db) or libpq key-value pairs
+        /// (host=/var/run/postgresql dbname=colony); no TLS.
+        #[arg(long)]
+        database: String,
+    },
+    /// Validate mission artifacts through all four layers and against what is stored (their
+    /// mission, their task), then write them in one transaction: all of them, or none when any
+    /// is refused. The same document again is `unchanged`; another under a stored key is a
+    /// conflict, never an overwrite. Exit status 0 when every document was written or already
+    /// stored, 1 when any was refused, 2 on a conflict, an unreadable input or a database error.
+    Put {
+        /// The database (see `store migrate`).
+        #[arg(long)]
+        database: String,
+        /// The largest document read: a longer one stops the command before anything is
+        /// written. Bytes, or with K, M or G.
+        #[arg(long, value_parser = byte_count, default_value = "64M")]
+        max_bytes: usize,
+        /// Files, or `-` for standard input.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Print a stored artifact's text exactly as it was put. Exit status 1 when none is stored
+    /// under the key, 2 on a database error.
+    Get {
+        /// The database (see `store migrate`).
+        #[arg(long)]
+        database: String,
+        /// The artifact's schema: registry name (mission/worker_result) or schema_name.
+        schema: String,
+        /// Its mission's id.
+        mission_id: String,
+        /// Its id within the mission (the mission id for the envelope and the task graph).
+        id: String,
+    },
+    /// Print the store's tables, as `jerry-contracts sql` does.
+    Sql {
+        /// Print only the migrations after this one.
+        #[arg(long, default_value_t = 0)]
+        after: u32,
+    },
+}
+
 /// Runs the command line `args` (the program name first, as `std::env::args_os` gives it),
 /// writing to standard output and standard error, and returns the exit status.
 pub fn run<I, T>(args: I) -> Status
@@ -212,6 +266,24 @@ fn dispatch(command: Command, out: &mut impl Write) -> Status {
         Command::Sql { after } => {
             let written = out.write_all(jerry_contracts::store::ddl_after(after).as_bytes());
             finish("sql", 0, written.and_then(|()| out.flush()))
+        }
+        Command::Store { action } => {
+            let (command, done) = match action {
+                StoreAction::Migrate { database } => ("store migrate", store::migrate(&database, out)),
+                StoreAction::Put { database, max_bytes, paths } => {
+                    ("store put", store::put(&database, max_bytes, &paths, out))
+                }
+                StoreAction::Get { database, schema, mission_id, id } => {
+                    ("store get", store::get(&database, &schema, &mission_id, &id, out))
+                }
+                StoreAction::Sql { after } => {
+                    ("store sql", out.write_all(jerry_contracts::store::ddl_after(after).as_bytes()).map(|()| 0))
+                }
+            };
+            match done {
+                Ok(status) => finish(command, status, out.flush()),
+                Err(err) => finish(command, 2, Err(err)),
+            }
         }
         Command::Validate {
             schema,

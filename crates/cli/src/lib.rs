@@ -6,5 +6,6 @@
 pub mod command;
 pub mod lint;
 pub mod output;
+pub mod store;
 pub mod tools;
 pub mod validate;

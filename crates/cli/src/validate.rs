@@ -754,7 +754,7 @@ fn print_human(source: &str, report: &Report, out: &mut dyn Write) -> io::Result
 
 /// One record as compiler-style lines; every text from the document or the file system is
 /// escaped (the values are JSON text, whose own escapes leave some controls as they are).
-fn print_record(source: &str, record: &ErrorRecord, out: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn print_record(source: &str, record: &ErrorRecord, out: &mut dyn Write) -> io::Result<()> {
     let level = match record.severity {
         ErrorRecordSeverity::Error => "error",
         ErrorRecordSeverity::Warning => "warning",
