@@ -518,6 +518,149 @@ fn _json_text<'py>(py: Python<'py>, doc: &Bound<'py, PyAny>) -> Option<Bound<'py
     json_text::write(doc).map(|text| PyBytes::new(py, &text))
 }
 
+/// What became of a document given to [`Store::put`]: `"written"`, `"unchanged"`, `"refused"`
+/// or `"withheld"` (valid, but its batch had a refused document).
+fn outcome_word(outcome: jerry_contracts_store::Outcome) -> &'static str {
+    use jerry_contracts_store::Outcome;
+    match outcome {
+        Outcome::Written => "written",
+        Outcome::Unchanged => "unchanged",
+        Outcome::Refused => "refused",
+        Outcome::Withheld => "withheld",
+        _ => "unknown",
+    }
+}
+
+/// A store error as the exception of `jerry_contracts.errors` it is: `StoreConflict` for a
+/// stored artifact with other content, `UnknownSchema`, else `StoreError`.
+fn store_error(py: Python<'_>, err: jerry_contracts_store::StoreError) -> PyErr {
+    use jerry_contracts_store::StoreError;
+    let class = match &err {
+        StoreError::Conflict { .. } => "StoreConflict",
+        StoreError::UnknownSchema(_) => "UnknownSchema",
+        _ => "StoreError",
+    };
+    raise(py, class, err.to_string())
+}
+
+/// One document's outcome in the store: its report and what became of it.
+#[pyclass(module = "jerry_contracts", name = "Put", frozen)]
+struct Put {
+    report: Py<Report>,
+    outcome: &'static str,
+}
+
+#[pymethods]
+impl Put {
+    /// Every record of every layer, and of the store's references (REF-008, REF-009).
+    #[getter]
+    fn report(&self, py: Python<'_>) -> Py<Report> {
+        self.report.clone_ref(py)
+    }
+
+    /// `"written"`, `"unchanged"`, `"refused"` or `"withheld"`.
+    #[getter]
+    fn outcome(&self) -> &'static str {
+        self.outcome
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("<Put {} {}>", self.outcome, self.report.borrow(py).__repr__())
+    }
+}
+
+/// The artifact store in PostgreSQL (`jerry-contracts-store`, D-217): validated writes, exact
+/// reads. One connection, used by one thread at a time (a lock), the GIL released while it
+/// works.
+#[pyclass(module = "jerry_contracts", name = "Store", frozen)]
+struct Store {
+    inner: std::sync::Mutex<jerry_contracts_store::Store>,
+}
+
+impl Store {
+    /// Runs `work` on the connection with the GIL released.
+    fn with<T: Send>(
+        &self,
+        py: Python<'_>,
+        work: impl FnOnce(&mut jerry_contracts_store::Store) -> Result<T, jerry_contracts_store::StoreError> + Send,
+    ) -> PyResult<T> {
+        let done = py.allow_threads(|| {
+            let mut store = self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            work(&mut store)
+        });
+        done.map_err(|err| store_error(py, err))
+    }
+}
+
+#[pymethods]
+impl Store {
+    /// Connects to the database named by `database`: a URL or libpq key-value pairs (no TLS).
+    #[new]
+    fn new(py: Python<'_>, database: &str) -> PyResult<Self> {
+        let connected = py.allow_threads(|| jerry_contracts_store::Store::connect(database));
+        let store = connected.map_err(|err| store_error(py, err))?;
+        Ok(Store { inner: std::sync::Mutex::new(store) })
+    }
+
+    /// Applies the migrations of the store's tables the database lacks; how many.
+    fn migrate(&self, py: Python<'_>) -> PyResult<usize> {
+        self.with(py, |store| store.migrate())
+    }
+
+    /// The newest migration the database has (0 for none).
+    fn applied(&self, py: Python<'_>) -> PyResult<u32> {
+        self.with(py, |store| store.applied())
+    }
+
+    /// Validates `doc` (all four layers, then its mission and task against what is stored) and
+    /// writes it if it is valid.
+    fn put(&self, py: Python<'_>, doc: &Bound<'_, PyAny>) -> PyResult<Put> {
+        let bytes = document_bytes(doc)?.into_owned();
+        let put = self.with(py, |store| store.put(&bytes))?;
+        Ok(Put { report: Py::new(py, Report::new(py, put.report)?)?, outcome: outcome_word(put.outcome) })
+    }
+
+    /// As `put`, for a batch written in one transaction: all of it, or none when any document
+    /// is refused. The outcomes come in the documents' order.
+    fn put_many(&self, py: Python<'_>, docs: &Bound<'_, PyAny>) -> PyResult<Vec<Put>> {
+        let mut all = Vec::new();
+        for doc in docs.try_iter()? {
+            all.push(document_bytes(&doc?)?.into_owned());
+        }
+        let puts = self.with(py, |store| store.put_many(&all.iter().map(Vec::as_slice).collect::<Vec<_>>()))?;
+        puts.into_iter()
+            .map(|put| {
+                Ok(Put { report: Py::new(py, Report::new(py, put.report)?)?, outcome: outcome_word(put.outcome) })
+            })
+            .collect()
+    }
+
+    /// The stored text of an artifact, exactly as it was put, or `None`.
+    fn get(&self, py: Python<'_>, schema: &str, mission_id: &str, id: &str) -> PyResult<Option<String>> {
+        self.with(py, |store| store.get(schema, mission_id, id))
+    }
+
+    /// Every stored artifact of a mission: `{"schema", "id", "document"}` each.
+    fn mission<'py>(&self, py: Python<'py>, mission_id: &str) -> PyResult<Vec<Bound<'py, pyo3::types::PyDict>>> {
+        let stored = self.with(py, |store| store.mission(mission_id))?;
+        stored
+            .into_iter()
+            .map(|artifact| {
+                let dict = pyo3::types::PyDict::new(py);
+                dict.set_item("schema", artifact.schema)?;
+                dict.set_item("id", artifact.id)?;
+                dict.set_item("document", artifact.document)?;
+                Ok(dict)
+            })
+            .collect()
+    }
+
+    /// The task records of a mission's stored task graph, as JSON text, by task id.
+    fn tasks(&self, py: Python<'_>, mission_id: &str) -> PyResult<Vec<String>> {
+        self.with(py, |store| store.tasks(mission_id))
+    }
+}
+
 /// The native module, `jerry_contracts._native`.
 #[pymodule]
 #[pyo3(name = "_native")]
@@ -526,6 +669,8 @@ fn native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Report>()?;
     module.add_class::<Validator>()?;
     module.add_class::<Lines>()?;
+    module.add_class::<Put>()?;
+    module.add_class::<Store>()?;
     module.add_function(wrap_pyfunction!(validate, module)?)?;
     module.add_function(wrap_pyfunction!(validate_lines, module)?)?;
     module.add_function(wrap_pyfunction!(migrate, module)?)?;

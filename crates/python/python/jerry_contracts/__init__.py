@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from ._native import (
     Lines,
+    Put,
     Record,
     Report,
+    Store,
     Validator,
     __version__,
     diff,
@@ -27,6 +29,8 @@ from .errors import (
     InvalidDocument,
     JerryContractsError,
     MigrationError,
+    StoreConflict,
+    StoreError,
     UnknownSchema,
 )
 
@@ -42,8 +46,12 @@ __all__ = [
     "JerryContractsError",
     "Lines",
     "MigrationError",
+    "Put",
     "Record",
     "Report",
+    "Store",
+    "StoreConflict",
+    "StoreError",
     "UnknownSchema",
     "Validator",
     "__version__",

@@ -9,6 +9,8 @@ from .errors import (
     InvalidDocument as InvalidDocument,
     JerryContractsError as JerryContractsError,
     MigrationError as MigrationError,
+    StoreConflict as StoreConflict,
+    StoreError as StoreError,
     UnknownSchema as UnknownSchema,
 )
 
@@ -18,8 +20,12 @@ __all__ = [
     "JerryContractsError",
     "Lines",
     "MigrationError",
+    "Put",
     "Record",
     "Report",
+    "Store",
+    "StoreConflict",
+    "StoreError",
     "UnknownSchema",
     "Validator",
     "__version__",
@@ -142,6 +148,28 @@ class Validator:
     def validate(self, doc: _Document, schema: Optional[str] = None) -> Report: ...
     def check(self, doc: _Document, schema: Optional[str] = None) -> Report: ...
     def validate_lines(self, lines: Iterable[Union[str, bytes]], schema: Optional[str] = None) -> Lines: ...
+
+@final
+class Put:
+    """One document's outcome in the artifact store: its report and what became of it."""
+
+    @property
+    def report(self) -> Report: ...
+    @property
+    def outcome(self) -> Literal["written", "unchanged", "refused", "withheld"]: ...
+
+@final
+class Store:
+    """The artifact store in PostgreSQL: validated writes, exact reads (one connection)."""
+
+    def __new__(cls, database: str) -> "Store": ...
+    def migrate(self) -> int: ...
+    def applied(self) -> int: ...
+    def put(self, doc: _Document) -> Put: ...
+    def put_many(self, docs: Iterable[_Document]) -> List[Put]: ...
+    def get(self, schema: str, mission_id: str, id: str) -> Optional[str]: ...
+    def mission(self, mission_id: str) -> List[Dict[str, str]]: ...
+    def tasks(self, mission_id: str) -> List[str]: ...
 
 def validate(
     doc: _Document,

@@ -41,3 +41,11 @@ class MigrationError(JerryContractsError, ValueError):
 
 class DiffError(JerryContractsError, ValueError):
     """A schema given to :func:`diff` is not JSON."""
+
+
+class StoreError(JerryContractsError):
+    """The artifact store failed: the database, a document it cannot key or keep."""
+
+
+class StoreConflict(StoreError):
+    """Another artifact is stored under the key: a stored artifact is never overwritten."""
