@@ -35,7 +35,8 @@ fn store_migrate_put_get() {
 
     // A worker result whose task the graph does not list: refused (REF-009), nothing written.
     let stray = tempfile::NamedTempFile::new().unwrap();
-    let mut result: serde_json::Value = serde_json::from_slice(&std::fs::read(fixture("worker_result")).unwrap()).unwrap();
+    let mut result: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(fixture("worker_result")).unwrap()).unwrap();
     result["task_id"] = "task_missing".into();
     result["result_id"] = "wrk_stray".into();
     std::fs::write(stray.path(), serde_json::to_vec(&result).unwrap()).unwrap();

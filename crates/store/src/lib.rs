@@ -28,11 +28,12 @@
 //! # Ok(()) }
 //! ```
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use jerry_contracts::store::{self as tables, ArtifactTable, MIGRATIONS_TABLE};
 use jerry_contracts::validation::{Report, Validator, codes, record};
-use postgres::{Client, NoTls, Transaction};
+use postgres::error::SqlState;
+use postgres::{Client, NoTls, Statement, Transaction};
 use serde_json::Value;
 
 /// What became of one document given to [`Store::put`] or [`Store::put_many`].
@@ -133,6 +134,8 @@ pub enum StoreError {
 pub struct Store {
     client: Client,
     validator: Validator,
+    /// `put`'s one statement a table, prepared once on this connection.
+    statements: HashMap<&'static str, Statement>,
 }
 
 impl std::fmt::Debug for Store {
@@ -164,7 +167,7 @@ impl Store {
     /// A store over an open connection, judging documents with `validator` (its options:
     /// strict mode, size limits, a repository root).
     pub fn from_client(client: Client, validator: Validator) -> Store {
-        Store { client, validator }
+        Store { client, validator, statements: HashMap::new() }
     }
 
     /// The newest migration of the store's tables the database has (0 for none).
@@ -193,16 +196,62 @@ impl Store {
         Ok(pending)
     }
 
-    /// Validates `document` and writes it if it is valid (see the crate's documentation).
+    /// Validates `document` and writes it if it is valid (see the crate's documentation). A new
+    /// artifact costs one statement, one round trip to the server: an `INSERT … ON CONFLICT DO
+    /// NOTHING` whose foreign keys check the mission and the task (a violation is REF-008 or
+    /// REF-009). Only when something is stored under the key does a second read tell
+    /// `Unchanged` from a conflict.
     pub fn put(&mut self, document: &[u8]) -> Result<Put, StoreError> {
-        let puts = self.put_many(&[document])?;
-        // put_many gives one Put a document.
-        puts.into_iter().next().ok_or(StoreError::NotAnArtifact { schema: None, index: 0 })
+        let mut report = self.validator.validate(document);
+        if !report.is_valid() {
+            return Ok(Put { report, outcome: Outcome::Refused });
+        }
+        let item = key(0, document, &report)?;
+        let statement = match self.statements.get(item.table.table) {
+            Some(statement) => statement.clone(),
+            None => {
+                let statement = self.client.prepare(&put_statement(item.table))?;
+                self.statements.insert(item.table.table, statement.clone());
+                statement
+            }
+        };
+        let outcome = match self.client.query_opt(&statement, &[&item.text]) {
+            Ok(Some(_)) => Outcome::Written,
+            Ok(None) => {
+                let stored = self.client.query_opt(
+                    &format!(
+                        "SELECT document FROM {} WHERE mission_id = $1::text::uuid AND {}",
+                        item.table.table,
+                        id_condition(item.table, "", "$2")
+                    ),
+                    &[&item.mission_id, &item.id],
+                )?;
+                match stored {
+                    Some(row) if row.get::<_, String>(0) == item.text => Outcome::Unchanged,
+                    _ => return Err(item.conflict()),
+                }
+            }
+            Err(err) => {
+                let constraint = err.as_db_error().and_then(|e| e.constraint()).unwrap_or_default();
+                if err.code() != Some(&SqlState::FOREIGN_KEY_VIOLATION) {
+                    return Err(err.into());
+                } else if constraint == format!("{}_mission_fk", item.table.table) {
+                    report.push(mission_not_stored(&item));
+                } else if constraint == format!("{}_task_fk", item.table.table) {
+                    report.push(task_not_stored(&item));
+                } else {
+                    return Err(err.into());
+                }
+                Outcome::Refused
+            }
+        };
+        Ok(Put { report, outcome })
     }
 
     /// Validates every document and writes the batch in one transaction if all are valid:
     /// nothing of it when any is refused (the others are [`Outcome::Withheld`]). The outcomes
-    /// come in the documents' order.
+    /// come in the documents' order. The look-ups are one query a table for the whole batch, the
+    /// writes one multi-row `INSERT` a table.
     pub fn put_many(&mut self, documents: &[&[u8]]) -> Result<Vec<Put>, StoreError> {
         let mut puts: Vec<Put> = Vec::with_capacity(documents.len());
         let mut keyed: Vec<Keyed<'_>> = Vec::new();
@@ -224,28 +273,28 @@ impl Store {
             return Ok(puts);
         }
         let unchanged = stored_already(&mut transaction, &keyed)?;
-        let mut rows: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
-        for item in &keyed {
-            if unchanged.contains(&item.index) {
-                if let Some(put) = puts.get_mut(item.index) {
-                    put.outcome = Outcome::Unchanged;
-                }
-            } else {
-                let order = tables::TABLES.iter().position(|t| t.table == item.table.table).unwrap_or(usize::MAX);
-                rows.entry(order).or_default().push(item.text);
-            }
-        }
         // A table at a time, in the DDL's order, so a mission precedes its graph and the graph
         // its task-scoped artifacts.
-        for (order, texts) in rows {
-            let Some(table) = tables::TABLES.get(order) else { continue };
-            transaction.execute(
-                &format!(
-                    "INSERT INTO {} (document, payload) SELECT d, d::jsonb FROM unnest($1::text[]) AS d",
-                    table.table
-                ),
-                &[&texts],
-            )?;
+        for table in tables::TABLES {
+            let mut texts: Vec<&str> = Vec::new();
+            for item in keyed.iter().filter(|k| k.table.table == table.table) {
+                if unchanged.contains(&item.index) {
+                    if let Some(put) = puts.get_mut(item.index) {
+                        put.outcome = Outcome::Unchanged;
+                    }
+                } else {
+                    texts.push(item.text);
+                }
+            }
+            if !texts.is_empty() {
+                transaction.execute(
+                    &format!(
+                        "INSERT INTO {} (document, payload) SELECT d, d::jsonb FROM unnest($1::text[]) AS d",
+                        table.table
+                    ),
+                    &[&texts],
+                )?;
+            }
         }
         transaction.commit()?;
         Ok(puts)
@@ -261,7 +310,7 @@ impl Store {
             &format!(
                 "SELECT document FROM {} WHERE mission_id = $1::text::uuid AND {}",
                 table.table,
-                id_condition(table)
+                id_condition(table, "", "$2")
             ),
             &[&mission, &id],
         )?;
@@ -298,11 +347,52 @@ impl Store {
     }
 }
 
-/// The condition that a row of `table` has the id `$2` (its mission being `$1`): the id
-/// column's text, or for a table keyed by the mission alone, the mission id's canonical
-/// (lower-case) text.
-fn id_condition(table: &ArtifactTable) -> String {
-    if table.id == "mission_id" { "mission_id::text = lower($2)".to_owned() } else { format!("{} = $2", table.id) }
+/// The condition that a row of `table` (its columns named with `prefix`) has the id `id` (a
+/// parameter or a column): the id column's text, or for a table keyed by the mission alone, the
+/// mission id's canonical (lower-case) text.
+fn id_condition(table: &ArtifactTable, prefix: &str, id: &str) -> String {
+    if table.id == "mission_id" {
+        format!("{prefix}mission_id::text = lower({id})")
+    } else {
+        format!("{prefix}{} = {id}", table.id)
+    }
+}
+
+impl Keyed<'_> {
+    /// The conflict of this document with what is stored under its key.
+    fn conflict(&self) -> StoreError {
+        StoreError::Conflict {
+            schema: self.table.schema,
+            mission_id: self.mission_id.clone(),
+            id: self.id.clone(),
+            index: self.index,
+        }
+    }
+}
+
+/// `put`'s statement for `table`: the insert of the document `$1`, nothing when a row is
+/// stored under its key, returning a row when it wrote one.
+fn put_statement(table: &ArtifactTable) -> String {
+    let key = if table.id == "mission_id" { "mission_id".to_owned() } else { format!("mission_id, {}", table.id) };
+    format!(
+        "INSERT INTO {} (document, payload) VALUES ($1::text, $1::text::jsonb) ON CONFLICT ({key}) DO NOTHING RETURNING true",
+        table.table
+    )
+}
+
+/// REF-008 for `item`.
+fn mission_not_stored(item: &Keyed<'_>) -> jerry_contracts::common::ErrorRecord {
+    record(&codes::REF_MISSION_NOT_STORED, "/mission_id", format!("mission {} has no stored envelope", item.mission_id))
+}
+
+/// REF-009 for `item`.
+fn task_not_stored(item: &Keyed<'_>) -> jerry_contracts::common::ErrorRecord {
+    let task = item.task_id.as_deref().unwrap_or_default();
+    record(
+        &codes::REF_TASK_NOT_STORED,
+        "/task_id",
+        format!("task {task} is not in mission {}'s stored task graph", item.mission_id),
+    )
 }
 
 /// `text` if it is a UUID as the schemas write one (8-4-4-4-12 hexadecimal digits), so that a
@@ -344,55 +434,62 @@ fn key<'d>(index: usize, document: &'d [u8], report: &Report) -> Result<Keyed<'d
 
 /// Adds to each document's report the references the stored artifacts (and the batch's
 /// earlier ones) do not hold: a mission that is not stored (REF-008), a task that is not in the
-/// mission's stored task graph (REF-009); such a document becomes [`Outcome::Refused`].
+/// mission's stored task graph (REF-009); such a document becomes [`Outcome::Refused`]. One query
+/// for the missions and one for the tasks, whatever the batch's size.
 fn references(transaction: &mut Transaction<'_>, keyed: &[Keyed<'_>], puts: &mut [Put]) -> Result<(), StoreError> {
+    // What the batch itself brings: its envelopes and its graphs' tasks.
     let mut missions: HashSet<&str> = HashSet::new();
     let mut tasks: HashSet<(&str, &str)> = HashSet::new();
-    // What the batch itself brings: its envelopes and its graphs' tasks.
     for item in keyed {
         if item.table.table == "colony_missions" {
             missions.insert(&item.mission_id);
         }
         tasks.extend(item.tasks.iter().map(|t| (item.mission_id.as_str(), t.as_str())));
     }
-    let mut stored_missions: HashMap<&str, bool> = HashMap::new();
-    for item in keyed.iter().filter(|k| k.table.table != "colony_missions") {
-        let mission = item.mission_id.as_str();
-        let known = match stored_missions.get(mission) {
-            Some(&known) => known,
-            None => {
-                let known = missions.contains(mission)
-                    || transaction
-                        .query_opt("SELECT 1 FROM colony_missions WHERE mission_id = $1::text::uuid", &[&mission])?
-                        .is_some();
-                stored_missions.insert(mission, known);
-                known
+    let asked: Vec<&str> = keyed
+        .iter()
+        .filter(|k| k.table.table != "colony_missions" && !missions.contains(k.mission_id.as_str()))
+        .map(|k| k.mission_id.as_str())
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
+    if !asked.is_empty() {
+        let rows = transaction.query(
+            "SELECT mission_id::text FROM colony_missions WHERE mission_id = ANY ($1::text[]::uuid[])",
+            &[&asked],
+        )?;
+        let found: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
+        for item in keyed.iter().filter(|k| k.table.table != "colony_missions") {
+            let mission = item.mission_id.as_str();
+            if !missions.contains(mission)
+                && !found.iter().any(|f| f == mission)
+                && let Some(put) = puts.get_mut(item.index)
+            {
+                put.report.push(mission_not_stored(item));
+                put.outcome = Outcome::Refused;
             }
-        };
-        let Some(put) = puts.get_mut(item.index) else { continue };
-        if !known {
-            put.report.push(record(
-                &codes::REF_MISSION_NOT_STORED,
-                "/mission_id",
-                format!("mission {mission} has no stored envelope"),
-            ));
-            put.outcome = Outcome::Refused;
-            continue;
         }
-        if let Some(task) = item.task_id.as_deref() {
-            let known = tasks.contains(&(mission, task))
-                || transaction
-                    .query_opt(
-                        "SELECT 1 FROM colony_tasks WHERE mission_id = $1::text::uuid AND task_id = $2",
-                        &[&mission, &task],
-                    )?
-                    .is_some();
-            if !known {
-                put.report.push(record(
-                    &codes::REF_TASK_NOT_STORED,
-                    "/task_id",
-                    format!("task {task} is not in mission {mission}'s stored task graph"),
-                ));
+    }
+    let pending: Vec<&Keyed<'_>> = keyed
+        .iter()
+        .filter(|k| puts.get(k.index).is_some_and(|p| p.outcome != Outcome::Refused))
+        .filter(|k| k.task_id.as_deref().is_some_and(|t| !tasks.contains(&(k.mission_id.as_str(), t))))
+        .collect();
+    if !pending.is_empty() {
+        let (asked_missions, asked_tasks): (Vec<&str>, Vec<&str>) =
+            pending.iter().map(|k| (k.mission_id.as_str(), k.task_id.as_deref().unwrap_or_default())).unzip();
+        let rows = transaction.query(
+            "SELECT k.m, k.t FROM unnest($1::text[], $2::text[]) AS k(m, t) \
+             WHERE EXISTS (SELECT 1 FROM colony_tasks c WHERE c.mission_id = k.m::uuid AND c.task_id = k.t)",
+            &[&asked_missions, &asked_tasks],
+        )?;
+        let found: HashSet<(String, String)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+        for item in pending {
+            let pair = (item.mission_id.clone(), item.task_id.clone().unwrap_or_default());
+            if !found.contains(&pair)
+                && let Some(put) = puts.get_mut(item.index)
+            {
+                put.report.push(task_not_stored(item));
                 put.outcome = Outcome::Refused;
             }
         }
@@ -401,40 +498,47 @@ fn references(transaction: &mut Transaction<'_>, keyed: &[Keyed<'_>], puts: &mut
 }
 
 /// The documents of the batch already stored with the same bytes (their indexes), or the
-/// conflict of the first stored, or repeated in the batch, with other bytes.
+/// conflict of the first stored, or repeated in the batch, with other bytes. One query a table
+/// the batch writes to.
 fn stored_already(transaction: &mut Transaction<'_>, keyed: &[Keyed<'_>]) -> Result<HashSet<usize>, StoreError> {
     let mut unchanged = HashSet::new();
-    let mut seen: HashMap<(&str, &str, &str), &str> = HashMap::new();
+    let mut first: HashMap<(&str, &str, &str), &Keyed<'_>> = HashMap::new();
     for item in keyed {
-        let conflict = || StoreError::Conflict {
-            schema: item.table.schema,
-            mission_id: item.mission_id.clone(),
-            id: item.id.clone(),
-            index: item.index,
-        };
         let batch_key = (item.table.table, item.mission_id.as_str(), item.id.as_str());
-        if let Some(&earlier) = seen.get(&batch_key) {
-            if earlier == item.text {
+        match first.get(&batch_key) {
+            Some(earlier) if earlier.text == item.text => {
                 unchanged.insert(item.index);
-                continue;
             }
-            return Err(conflict());
+            Some(_) => return Err(item.conflict()),
+            None => {
+                first.insert(batch_key, item);
+            }
         }
-        seen.insert(batch_key, item.text);
-        let stored = transaction.query_opt(
+    }
+    for table in tables::TABLES {
+        let mine: Vec<&Keyed<'_>> = first.values().filter(|k| k.table.table == table.table).copied().collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let (missions, ids): (Vec<&str>, Vec<&str>) =
+            mine.iter().map(|k| (k.mission_id.as_str(), k.id.as_str())).unzip();
+        let id = id_condition(table, "t.", "k.i");
+        let rows = transaction.query(
             &format!(
-                "SELECT document FROM {} WHERE mission_id = $1::text::uuid AND {}",
-                item.table.table,
-                id_condition(item.table)
+                "SELECT k.m, k.i, t.document FROM unnest($1::text[], $2::text[]) AS k(m, i) \
+                 JOIN {} t ON t.mission_id = k.m::uuid AND {id}",
+                table.table
             ),
-            &[&item.mission_id, &item.id],
+            &[&missions, &ids],
         )?;
-        if let Some(row) = stored {
-            let document: String = row.get(0);
-            if document == item.text {
+        for row in rows {
+            let (mission, id, stored): (String, String, String) = (row.get(0), row.get(1), row.get(2));
+            let Some(item) = first.get(&(table.table, mission.as_str(), id.as_str())) else { continue };
+            if stored == item.text {
                 unchanged.insert(item.index);
+                // The batch's later copies of it are unchanged already.
             } else {
-                return Err(conflict());
+                return Err(item.conflict());
             }
         }
     }

@@ -181,6 +181,19 @@ fn put_many_writes_a_batch_whole_or_not_at_all() {
     let puts = store.put_many(&[texts[3], texts[3]]).unwrap();
     assert!(puts.iter().all(|p| p.outcome == Outcome::Unchanged));
 
+    // A batch whose document differs from the stored one under its key: a conflict, nothing written.
+    let changed = with(&fixture("worker_result", "maximal"), "output_text", "\"changed\"");
+    let fresh = with(&fixture("worker_result", "maximal"), "result_id", "\"wrk_fresh\"");
+    assert!(matches!(
+        store.put_many(&[fresh.as_bytes(), changed.as_bytes()]),
+        Err(StoreError::Conflict { index: 1, .. })
+    ));
+    assert_eq!(store.get("worker_result", MISSION, "wrk_fresh").unwrap(), None);
+    // The envelope again, its mission id in upper case: the same key, so a conflict.
+    let upper = fixture("mission_envelope", "maximal").replace(MISSION, &MISSION.to_uppercase());
+    assert!(matches!(store.put_many(&[upper.as_bytes()]), Err(StoreError::Conflict { index: 0, .. })));
+    assert!(matches!(store.put(upper.as_bytes()), Err(StoreError::Conflict { .. })));
+
     // A batch that conflicts with itself is refused as a conflict, and writes nothing.
     let first = with(&fixture("review_packet", "maximal"), "packet_id", "\"rev_new\"");
     let second = with(&first, "review_status", "\"approved\"");
