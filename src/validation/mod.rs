@@ -15,6 +15,7 @@ mod constitutional;
 mod detect;
 pub(crate) mod hooks;
 mod output;
+mod position;
 mod reference;
 mod report;
 mod schema;
@@ -29,6 +30,7 @@ use serde_json::Value;
 
 pub(crate) use crate::__private::skim::facts::Facts;
 use hooks::Catalogue;
+pub use position::{Position, positions};
 pub use report::{Report, record, with_values};
 pub use schema::equal as json_equal;
 

@@ -123,6 +123,29 @@ impl Report {
         self.records.iter().any(|r| r.error_code == code.code)
     }
 
+    /// Places every record in the source text it judged (`text`, whose first line is line
+    /// `first_line` of its file: 1 for a whole file, the line's number for NDJSON): each record
+    /// gains the members `line` and `column` (from 1, in Unicode scalar values) of the value at
+    /// its `path` ([`super::positions`]; a missing member's object). One pass over the text for all
+    /// the records; nothing to do for a report without records. A record that has `line` or
+    /// `column` already keeps them.
+    pub fn add_positions(&mut self, text: &[u8], first_line: usize) {
+        if self.records.is_empty() {
+            return;
+        }
+        let pointers: Vec<&str> = self.records.iter().map(|r| r.path.as_deref().unwrap_or("")).collect();
+        let places = super::positions(text, &pointers);
+        for (record, place) in self.records.iter_mut().zip(places) {
+            if record.extra.contains_key("line") || record.extra.contains_key("column") {
+                continue;
+            }
+            let line = first_line.saturating_add(place.line).saturating_sub(1);
+            // Serialising a number cannot fail.
+            let _ = record.extra.insert("line", &line);
+            let _ = record.extra.insert("column", &place.column);
+        }
+    }
+
     /// Adds a record, its message and values cut to the caps; past the report's caps it is only
     /// counted (in the last record, SCH-016).
     pub fn push(&mut self, mut record: ErrorRecord) {
