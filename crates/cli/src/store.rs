@@ -94,7 +94,7 @@ pub fn put(database: &str, max_bytes: usize, paths: &[PathBuf], out: &mut dyn Wr
         if put.outcome == Outcome::Refused {
             status = 1;
             for record in &put.report.records {
-                crate::validate::print_record(shown, record, out)?;
+                crate::validate::print_record(shown, shown, record, out)?;
             }
         }
     }

@@ -150,9 +150,9 @@ pub fn run(request: &Request, out: &mut dyn Write, outcome: &mut Outcome) -> io:
     for (n, input) in inputs.iter().enumerate() {
         // The name as given (JSON output relays it); human output and messages escape it.
         let shown = if input.path.as_os_str() == "-" {
-            Source { json: "<stdin>".to_owned(), human: "<stdin>".to_owned() }
+            Source { json: "<stdin>".to_owned(), human: "<stdin>".to_owned(), file: "<stdin>".to_owned() }
         } else {
-            Source { json: json_name(&input.path), human: name(&input.path) }
+            Source { json: json_name(&input.path), human: name(&input.path), file: name(&input.path) }
         };
         if progress {
             let _ = write!(io::stderr(), "\r[{}/{total}] {}\x1b[K", n + 1, shown.human);
@@ -205,12 +205,19 @@ pub fn run(request: &Request, out: &mut dyn Write, outcome: &mut Outcome) -> io:
 struct Source {
     json: String,
     human: String,
+    /// The input's own name in human output, without a line number: a record's place is
+    /// `file:line:column`.
+    file: String,
 }
 
 impl Source {
     /// The name of line `number` of this input.
     fn line(&self, number: usize) -> Source {
-        Source { json: format!("{}:{number}", self.json), human: format!("{}:{number}", self.human) }
+        Source {
+            json: format!("{}:{number}", self.json),
+            human: format!("{}:{number}", self.human),
+            file: self.file.clone(),
+        }
     }
 }
 
@@ -420,8 +427,9 @@ fn judge_whole(
 ) -> Result<(), Failure> {
     let report = match read_limited(reader, request.max_bytes).map_err(Failure::Read)? {
         Limited::Whole(bytes) => {
-            let report = report(schema, validator, &bytes);
+            let mut report = report(schema, validator, &bytes);
             learn(validator, &report, &bytes);
+            report.add_positions(&bytes, 1);
             report
         }
         Limited::TooLarge { read } => too_large(read, request.max_bytes),
@@ -646,6 +654,10 @@ fn finish(
                 learned |= learn(validator, &report, bytes);
             }
         }
+        if let Line::Text(bytes) = line {
+            // Records point into the stream: the document is the line's text, on line `number`.
+            report.add_positions(bytes, *number);
+        }
         tally(&report, outcome);
         print(request, &shown.line(*number), &report, out)?;
     }
@@ -710,7 +722,7 @@ fn tally(report: &Report, outcome: &mut Outcome) {
 fn print(request: &Request, source: &Source, report: &Report, out: &mut dyn Write) -> io::Result<()> {
     match request.format {
         Format::Json => print_json(&source.json, report, out),
-        Format::Human => print_human(&source.human, report, out),
+        Format::Human => print_human(source, report, out),
     }
 }
 
@@ -743,25 +755,33 @@ fn print_json(source: &str, report: &Report, out: &mut dyn Write) -> io::Result<
 }
 
 /// The verdict and records of one document; `source` is already escaped.
-fn print_human(source: &str, report: &Report, out: &mut dyn Write) -> io::Result<()> {
+fn print_human(source: &Source, report: &Report, out: &mut dyn Write) -> io::Result<()> {
     for record in &report.records {
-        print_record(source, record, out)?;
+        print_record(&source.human, &source.file, record, out)?;
     }
+    let source = &source.human;
     let schema = report.schema.unwrap_or("unknown schema");
     let verdict = if report.is_valid() { "valid" } else { "invalid" };
     writeln!(out, "{source}: {verdict} ({schema})")
 }
 
 /// One record as compiler-style lines; every text from the document or the file system is
-/// escaped (the values are JSON text, whose own escapes leave some controls as they are).
-pub(crate) fn print_record(source: &str, record: &ErrorRecord, out: &mut dyn Write) -> io::Result<()> {
+/// escaped (the values are JSON text, whose own escapes leave some controls as they are). A
+/// record placed in the text ([`Report::add_positions`]) is shown at `file:line:column`, others
+/// at `source` (the input, with its line for NDJSON); the JSON Pointer follows either.
+pub(crate) fn print_record(source: &str, file: &str, record: &ErrorRecord, out: &mut dyn Write) -> io::Result<()> {
     let level = match record.severity {
         ErrorRecordSeverity::Error => "error",
         ErrorRecordSeverity::Warning => "warning",
         ErrorRecordSeverity::Info => "info",
     };
     writeln!(out, "{level}[{}]: {}", escape(&record.error_code), escape(&record.message))?;
-    writeln!(out, "  --> {source}#{}", escape(record.path.as_deref().unwrap_or("")))?;
+    let place = |name: &str| record.extra.get_value(name).and_then(|v| v.as_u64());
+    let at = match (place("line"), place("column")) {
+        (Some(line), Some(column)) => format!("{file}:{line}:{column}"),
+        _ => source.to_owned(),
+    };
+    writeln!(out, "  --> {at}#{}", escape(record.path.as_deref().unwrap_or("")))?;
     match (&record.actual, &record.expected) {
         (Some(actual), Some(expected)) => writeln!(out, "   = found {}, expected {}", short(actual), short(expected))?,
         (Some(actual), None) => writeln!(out, "   = found {}", short(actual))?,

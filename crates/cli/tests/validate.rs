@@ -108,7 +108,15 @@ fn human_output_is_compiler_style() {
     let (code, out, _) = run(&[fixtures().join(INVALID).to_str().unwrap()], None);
     assert_eq!(code, 1);
     assert!(out.contains("error[SCH-"), "{out}");
-    assert!(out.contains(&format!("finding_id_two_digits.json#{}", expected_pointer())), "{out}");
+    // The record's place: file:line:column of the value at its pointer, then the pointer.
+    let text = std::fs::read(fixtures().join(INVALID)).unwrap();
+    let pointer = expected_pointer();
+    let at = jerry_contracts::validation::positions(&text, &[pointer.as_str()])[0];
+    assert!(out.contains(&format!("finding_id_two_digits.json:{}:{}#{pointer}", at.line, at.column)), "{out}");
+    assert!(at.line > 1, "the value is not on the first line of the fixture");
+    let (_, json, _) = run(&["--format", "json", fixtures().join(INVALID).to_str().unwrap()], None);
+    let record = &lines(&json)[0]["errors"][0];
+    assert_eq!((record["line"].as_u64(), record["column"].as_u64()), (Some(at.line as u64), Some(at.column as u64)));
     assert!(out.contains("= help: "), "{out}");
     assert!(out.trim_end().ends_with("1 document: 0 valid, 1 invalid"), "{out}");
 }
