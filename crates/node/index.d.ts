@@ -3,7 +3,12 @@
 
 export * from "./contracts";
 export * from "./guards";
-import type { BySchema, ErrorRecord, SchemaName } from "./contracts";
+import type { BySchema, ErrorRecord as SchemaErrorRecord, SchemaName } from "./contracts";
+
+/** A record of `common/error.json`, placed in the text it was found in: the `line` and
+ * `column` (from 1, in Unicode scalar values) of the value at its `path`, or of the object that
+ * lacks a missing member; for `validateLines`, `line` is the line of the stream. */
+export type ErrorRecord = SchemaErrorRecord & { line?: number; column?: number };
 
 /** What a validation may be told (every option optional). */
 export interface ValidateOptions {

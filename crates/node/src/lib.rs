@@ -146,7 +146,8 @@ fn judge(validator: &Validator, schema: Option<&str>, bytes: &[u8]) -> Report {
 /// document without a record (the usual case, on the hot path), only the name of its schema,
 /// which never starts with `{` as the JSON text does.
 fn run(validator: &Validator, schema: Option<&str>, bytes: &[u8]) -> napi::Result<String> {
-    let report = judge(validator, schema, bytes);
+    let mut report = judge(validator, schema, bytes);
+    report.add_positions(bytes, 1);
     match report.schema {
         Some(name) if report.records.is_empty() && report.is_valid() && !name.starts_with('{') => Ok(name.to_owned()),
         _ => report_json(&report),
@@ -181,7 +182,10 @@ fn ndjson_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
 fn run_lines(validator: &Validator, schema: Option<&str>, bytes: &[u8]) -> napi::Result<String> {
     let mut out = String::from("[");
     for (line, text) in ndjson_lines(bytes) {
-        let written = report_json(&judge(validator, schema, text))?;
+        let mut report = judge(validator, schema, text);
+        // A line's records point into the stream, as the CLI's do.
+        report.add_positions(text, line);
+        let written = report_json(&report)?;
         if out.len() > 1 {
             out.push(',');
         }

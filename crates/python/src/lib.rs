@@ -102,6 +102,19 @@ impl Record {
         self.inner.path.as_deref()
     }
 
+    /// The line of the value at `path` in the document's text (from 1); `None` for a record
+    /// not placed in a text.
+    #[getter]
+    fn line(&self) -> Option<u64> {
+        self.inner.extra.get_value("line").and_then(|v| v.as_u64())
+    }
+
+    /// The column of that value in its line (from 1, in Unicode scalar values).
+    #[getter]
+    fn column(&self) -> Option<u64> {
+        self.inner.extra.get_value("column").and_then(|v| v.as_u64())
+    }
+
     /// The schema keyword's location, if known.
     #[getter]
     fn keyword_location(&self) -> Option<&str> {
@@ -267,9 +280,13 @@ impl Validator {
     fn run(&self, py: Python<'_>, doc: &Bound<'_, PyAny>, schema: Option<&str>) -> PyResult<Report> {
         let bytes = document_bytes(doc)?;
         let bytes: &[u8] = &bytes;
-        let report = py.allow_threads(|| match schema {
-            Some(name) => self.inner.validate_as(name, bytes),
-            None => self.inner.validate(bytes),
+        let report = py.allow_threads(|| {
+            let mut report = match schema {
+                Some(name) => self.inner.validate_as(name, bytes),
+                None => self.inner.validate(bytes),
+            };
+            report.add_positions(bytes, 1);
+            report
         });
         Report::new(py, report)
     }
@@ -392,9 +409,13 @@ impl Lines {
             if text.is_empty() {
                 continue;
             }
-            let report = py.allow_threads(|| match self.schema.as_deref() {
-                Some(name) => self.validator.validate_as(name, text),
-                None => self.validator.validate(text),
+            let report = py.allow_threads(|| {
+                let mut report = match self.schema.as_deref() {
+                    Some(name) => self.validator.validate_as(name, text),
+                    None => self.validator.validate(text),
+                };
+                report.add_positions(text, 1);
+                report
             });
             return Report::new(py, report).map(Some);
         }
