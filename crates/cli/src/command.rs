@@ -61,7 +61,8 @@ enum Command {
         /// the directory's schemas.map or detected per document.
         #[arg(long)]
         schema: Option<String>,
-        /// Output: compiler-style text, or one JSON object per document per line.
+        /// Output: compiler-style text (records at file:line:column), one JSON object per
+        /// document per line, GitHub Actions annotations, or one JUnit XML report.
         #[arg(long, value_enum, default_value = "human")]
         format: validate::Format,
         /// Repository root: check that artifacts exist and match their checksums.
@@ -150,7 +151,7 @@ enum Command {
         new: PathBuf,
         /// Output: one line per change, or one JSON object.
         #[arg(long, value_enum, default_value = "human")]
-        format: validate::Format,
+        format: DiffFormat,
     },
     /// Write the schema reference (one Markdown page per schema, an index with the agent handoff
     /// graph) from the schemas, their fixtures and the cross-pollination matrix of a checkout.
@@ -175,6 +176,15 @@ enum Command {
         #[arg(long, default_value = "data/cross_pollination_matrix.json")]
         matrix: PathBuf,
     },
+}
+
+/// How `diff` prints its verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum DiffFormat {
+    /// One line per change, then the verdict.
+    Human,
+    /// One JSON object.
+    Json,
 }
 
 #[derive(Debug, Subcommand)]
@@ -339,8 +349,8 @@ fn dispatch(command: Command, out: &mut impl Write) -> Status {
             Ok(verdict) => {
                 let status = if verdict.ok { 0 } else { 1 };
                 let written = match format {
-                    validate::Format::Human => writeln!(out, "{verdict}"),
-                    validate::Format::Json => writeln!(out, "{}", verdict.to_json()),
+                    DiffFormat::Human => writeln!(out, "{verdict}"),
+                    DiffFormat::Json => writeln!(out, "{}", verdict.to_json()),
                 };
                 finish("diff", status, written.and_then(|()| out.flush()))
             }

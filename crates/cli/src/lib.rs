@@ -3,6 +3,7 @@
 //! each subcommand's work, which the fuzz targets (`fuzz/`) drive too (the command's own NDJSON
 //! reader and directory walk).
 
+pub mod ci_formats;
 pub mod command;
 pub mod lint;
 pub mod output;

@@ -22,6 +22,11 @@ pub enum Format {
     Human,
     /// One JSON object per document per line.
     Json,
+    /// GitHub Actions workflow commands: each record annotates its file at its line and column
+    /// (ten of each kind a step, then a notice of what did not fit), and a verdict a document.
+    Github,
+    /// One JUnit XML report: a test case a document, failing with its error records.
+    Junit,
 }
 
 /// What `validate` was asked to do.
@@ -82,6 +87,8 @@ pub struct Outcome {
     pub invalid: usize,
     /// Inputs, or entries of a walk, that could not be read.
     pub io_errors: usize,
+    /// The GitHub format's annotations, written and left out.
+    pub annotations: crate::ci_formats::Annotations,
 }
 
 /// Checks a schema name as `--schema` and `schemas.map` take it: any name the registry knows,
@@ -146,13 +153,22 @@ pub fn run(request: &Request, out: &mut dyn Write, outcome: &mut Outcome) -> io:
     options.expected_session.clone_from(&request.session);
     let mut validator = Arc::new(Validator::with_options(options));
     let progress = inputs.len() > 20 && io::stderr().is_terminal();
+    // JUnit's counts come first in its report: its test cases are held until the run ends.
+    let mut cases = Vec::new();
+    let junit = request.format == Format::Junit;
+    let out_or_cases: &mut dyn Write = if junit { &mut cases } else { out };
     let total = inputs.len();
     for (n, input) in inputs.iter().enumerate() {
         // The name as given (JSON output relays it); human output and messages escape it.
         let shown = if input.path.as_os_str() == "-" {
-            Source { json: "<stdin>".to_owned(), human: "<stdin>".to_owned(), file: "<stdin>".to_owned() }
+            Source { json: "<stdin>".to_owned(), human: "<stdin>".to_owned(), file: "<stdin>".to_owned(), path: None }
         } else {
-            Source { json: json_name(&input.path), human: name(&input.path), file: name(&input.path) }
+            Source {
+                json: json_name(&input.path),
+                human: name(&input.path),
+                file: name(&input.path),
+                path: Some(json_name(&input.path)),
+            }
         };
         if progress {
             let _ = write!(io::stderr(), "\r[{}/{total}] {}\x1b[K", n + 1, shown.human);
@@ -171,9 +187,9 @@ pub fn run(request: &Request, out: &mut dyn Write, outcome: &mut Outcome) -> io:
         };
         let schema = input.schema.as_deref().or(request.schema.as_deref());
         let result = if input.ndjson {
-            judge_lines(request, schema, &mut validator, &shown, reader, out, outcome)
+            judge_lines(request, schema, &mut validator, &shown, reader, out_or_cases, outcome)
         } else {
-            judge_whole(request, schema, &mut validator, &shown, reader, out, outcome)
+            judge_whole(request, schema, &mut validator, &shown, reader, out_or_cases, outcome)
         };
         match result {
             Ok(()) => {}
@@ -186,6 +202,13 @@ pub fn run(request: &Request, out: &mut dyn Write, outcome: &mut Outcome) -> io:
     }
     if progress {
         let _ = write!(io::stderr(), "\r\x1b[K");
+    }
+    match request.format {
+        Format::Junit => {
+            return crate::ci_formats::junit_report(outcome.documents, outcome.invalid, &cases, out);
+        }
+        Format::Github => crate::ci_formats::github_summary(&outcome.annotations, out)?,
+        Format::Human | Format::Json => {}
     }
     if request.format == Format::Human {
         writeln!(
@@ -208,6 +231,8 @@ struct Source {
     /// The input's own name in human output, without a line number: a record's place is
     /// `file:line:column`.
     file: String,
+    /// The input's path as given (the GitHub format's `file`); none for standard input.
+    path: Option<String>,
 }
 
 impl Source {
@@ -217,6 +242,7 @@ impl Source {
             json: format!("{}:{number}", self.json),
             human: format!("{}:{number}", self.human),
             file: self.file.clone(),
+            path: self.path.clone(),
         }
     }
 }
@@ -435,7 +461,7 @@ fn judge_whole(
         Limited::TooLarge { read } => too_large(read, request.max_bytes),
     };
     tally(&report, outcome);
-    print(request, shown, &report, out).map_err(Failure::Write)
+    print(request, shown, &report, out, outcome).map_err(Failure::Write)
 }
 
 /// Teaches the run the requirement ids a valid nse-requirements output defines (REF-002 judges
@@ -659,7 +685,7 @@ fn finish(
             report.add_positions(bytes, *number);
         }
         tally(&report, outcome);
-        print(request, &shown.line(*number), &report, out)?;
+        print(request, &shown.line(*number), &report, out, outcome)?;
     }
     Ok(())
 }
@@ -719,10 +745,20 @@ fn tally(report: &Report, outcome: &mut Outcome) {
     }
 }
 
-fn print(request: &Request, source: &Source, report: &Report, out: &mut dyn Write) -> io::Result<()> {
+fn print(
+    request: &Request,
+    source: &Source,
+    report: &Report,
+    out: &mut dyn Write,
+    outcome: &mut Outcome,
+) -> io::Result<()> {
     match request.format {
         Format::Json => print_json(&source.json, report, out),
         Format::Human => print_human(source, report, out),
+        Format::Github => {
+            crate::ci_formats::github(source.path.as_deref(), &source.human, report, &mut outcome.annotations, out)
+        }
+        Format::Junit => crate::ci_formats::junit_case(&source.human, report, out),
     }
 }
 
