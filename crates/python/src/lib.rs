@@ -381,7 +381,12 @@ impl Validator {
     /// A report for each non-blank line of an iterable of NDJSON lines, as they are read.
     #[pyo3(signature = (lines, schema=None))]
     fn validate_lines(&self, lines: &Bound<'_, PyAny>, schema: Option<String>) -> PyResult<Lines> {
-        Ok(Lines { validator: self.inner.clone(), schema, source: lines.try_iter()?.unbind() })
+        Ok(Lines {
+            validator: self.inner.clone(),
+            schema,
+            source: lines.try_iter()?.unbind(),
+            read: std::sync::atomic::AtomicUsize::new(0),
+        })
     }
 }
 
@@ -391,6 +396,8 @@ struct Lines {
     validator: validation::Validator,
     schema: Option<String>,
     source: Py<PyIterator>,
+    /// Lines read so far, blank ones included: a record's line is the stream's.
+    read: std::sync::atomic::AtomicUsize,
 }
 
 #[pymethods]
@@ -404,6 +411,7 @@ impl Lines {
         loop {
             let Some(line) = source.next() else { return Ok(None) };
             let line = line?;
+            let number = self.read.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             let bytes = document_bytes(&line)?;
             let text = bytes.trim_ascii();
             if text.is_empty() {
@@ -414,7 +422,7 @@ impl Lines {
                     Some(name) => self.validator.validate_as(name, text),
                     None => self.validator.validate(text),
                 };
-                report.add_positions(text, 1);
+                report.add_positions(text, number);
                 report
             });
             return Report::new(py, report).map(Some);

@@ -18,7 +18,8 @@ def test_a_record_names_its_line_and_column():
     assert at_session[0].to_dict()["line"] == 3
 
 
-def test_lines_place_records_in_their_line():
-    reports = list(jerry_contracts.validate_lines(['{"schema_version": "1.1.0", "session_id": 5}']))
+def test_lines_place_records_on_the_line_of_the_stream():
+    lines = ["", '{"schema_version": "1.1.0", "session_id": 5}']
+    reports = list(jerry_contracts.validate_lines(lines))
     placed = [r for r in reports[0].records if r.path == "/session_id"]
-    assert (placed[0].line, placed[0].column) == (1, 43)
+    assert (placed[0].line, placed[0].column) == (2, 43)
