@@ -227,8 +227,14 @@ enum StoreAction {
         /// Its id within the mission (the mission id for the envelope and the task graph).
         id: String,
     },
-    /// Print the store's tables, as `jerry-contracts sql` does.
+    /// Print the statements that bring a database's tables to this version: with
+    /// `--database`, the migrations that database lacks (nothing when it is current); without,
+    /// every migration after `--after`, as `jerry-contracts sql` does. Exit status 2 on a
+    /// database error.
     Sql {
+        /// The database to read the applied migrations from (see `store migrate`).
+        #[arg(long, conflicts_with = "after")]
+        database: Option<String>,
         /// Print only the migrations after this one.
         #[arg(long, default_value_t = 0)]
         after: u32,
@@ -286,9 +292,7 @@ fn dispatch(command: Command, out: &mut impl Write) -> Status {
                 StoreAction::Get { database, schema, mission_id, id } => {
                     ("store get", store::get(&database, &schema, &mission_id, &id, out))
                 }
-                StoreAction::Sql { after } => {
-                    ("store sql", out.write_all(jerry_contracts::store::ddl_after(after).as_bytes()).map(|()| 0))
-                }
+                StoreAction::Sql { database, after } => ("store sql", store::sql(database.as_deref(), after, out)),
             };
             match done {
                 Ok(status) => finish(command, status, out.flush()),

@@ -1,6 +1,7 @@
 //! `jerry-contracts store`: the artifact store in PostgreSQL (`jerry-contracts-store`, D-217):
-//! `migrate` creates or updates its tables, `put` validates artifacts and writes them in one
-//! transaction, `get` prints one back exactly as it was put.
+//! `migrate` creates or updates its tables, `sql` prints what a database lacks of them, `put`
+//! validates artifacts and writes them in one transaction, `get` prints one back exactly as it
+//! was put.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -35,6 +36,26 @@ pub fn migrate(database: &str, out: &mut dyn Write) -> io::Result<Status> {
             Ok(2)
         }
     }
+}
+
+/// `store sql [--database URL | --after N]`: the migrations a database lacks (read from it), or
+/// those after migration `after`.
+pub fn sql(database: Option<&str>, after: u32, out: &mut dyn Write) -> io::Result<Status> {
+    let after = match database {
+        None => after,
+        Some(database) => {
+            let Some(mut store) = connect("sql", database) else { return Ok(2) };
+            match store.applied() {
+                Ok(applied) => applied,
+                Err(err) => {
+                    complain!("jerry-contracts store sql: {}", escape(&err.to_string()));
+                    return Ok(2);
+                }
+            }
+        }
+    };
+    out.write_all(jerry_contracts::store::ddl_after(after).as_bytes())?;
+    Ok(0)
 }
 
 /// `store put --database URL PATH...`: every document judged, then written in one transaction

@@ -29,9 +29,15 @@ fn store_migrate_put_get() {
     let database = pg.params("cli");
     let db = database.as_str();
 
+    // `store sql` with the database: everything while it has nothing, then nothing.
+    let (code, out, err) = run(&["store", "sql", "--database", db]);
+    assert_eq!((code, out.as_str()), (0, jerry_contracts::store::ddl().as_str()), "{err}");
     let (code, out, err) = run(&["store", "migrate", "--database", db]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.trim(), "applied 1 migration(s); the database is at migration 1");
+
+    let (code, out, err) = run(&["store", "sql", "--database", db]);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
 
     // A worker result whose task the graph does not list: refused (REF-009), nothing written.
     let stray = tempfile::NamedTempFile::new().unwrap();
