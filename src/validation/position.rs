@@ -26,14 +26,37 @@ pub struct Position {
 impl Position {
     /// The position of byte `offset` of `text`.
     pub fn of(text: &[u8], offset: usize) -> Position {
-        let offset = offset.min(text.len());
-        let before = text.get(..offset).unwrap_or_default();
-        let line_start = memchr::memrchr(b'\n', before).map_or(0, |at| at + 1);
-        let line = 1 + memchr::memchr_iter(b'\n', before).count();
-        // A UTF-8 continuation byte (10xxxxxx) starts no scalar value.
-        let column = 1 + before.get(line_start..).unwrap_or_default().iter().filter(|&&b| b & 0xC0 != 0x80).count();
-        Position { line, column, offset }
+        places(text, &[offset]).pop().unwrap_or(Position { line: 1, column: 1, offset: 0 })
     }
+}
+
+/// The positions of `offsets` in `text`, in their order, found in one pass over the text from
+/// the smallest offset to the largest, so that many records on one long line cost one count of
+/// that line, not one each.
+fn places(text: &[u8], offsets: &[usize]) -> Vec<Position> {
+    let mut order: Vec<usize> = (0..offsets.len()).collect();
+    order.sort_by_key(|&i| offsets.get(i).copied().unwrap_or(0));
+    let mut out = vec![Position { line: 1, column: 1, offset: 0 }; offsets.len()];
+    // Where the pass stands: its byte, its line, and the column of that byte.
+    let (mut at, mut line, mut column) = (0usize, 1usize, 1usize);
+    // A UTF-8 continuation byte (10xxxxxx) starts no scalar value.
+    let scalars = |bytes: &[u8]| bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+    for i in order {
+        let offset = offsets.get(i).copied().unwrap_or(0).min(text.len());
+        let between = text.get(at..offset).unwrap_or_default();
+        match memchr::memrchr(b'\n', between) {
+            Some(last) => {
+                line += memchr::memchr_iter(b'\n', between).count();
+                column = 1 + scalars(between.get(last + 1..).unwrap_or_default());
+            }
+            None => column += scalars(between),
+        }
+        at = offset;
+        if let Some(place) = out.get_mut(i) {
+            *place = Position { line, column, offset };
+        }
+    }
+    out
 }
 
 /// The deepest the pass follows a pointer: deeper tokens place the record at this depth.
@@ -70,13 +93,11 @@ pub fn positions(text: &[u8], pointers: &[&str]) -> Vec<Position> {
     }
     Scan { text, at: 0, nodes: &mut nodes }.value(0);
     let root = nodes.first().and_then(|n| n.found).unwrap_or_else(|| skip_space(text, 0));
-    paths
+    let offsets: Vec<usize> = paths
         .iter()
-        .map(|path| {
-            let deepest = path.iter().rev().find_map(|&n| nodes.get(n).and_then(|node| node.found));
-            Position::of(text, deepest.unwrap_or(root))
-        })
-        .collect()
+        .map(|path| path.iter().rev().find_map(|&n| nodes.get(n).and_then(|node| node.found)).unwrap_or(root))
+        .collect();
+    places(text, &offsets)
 }
 
 /// A pointer's reference tokens, unescaped (`~1` is `/`, `~0` is `~`); none for `""`.
@@ -288,6 +309,20 @@ mod tests {
         assert_eq!(at("  nul", "/x"), (1, 3));
         // Escapes in member names, and brackets inside strings when skipping.
         assert_eq!(at(r#"{"s": "]}", "n\"q": 5}"#, "/n\"q"), (1, 21));
+    }
+
+    #[test]
+    fn many_records_on_one_long_line_are_placed_in_one_pass() {
+        let items: Vec<String> = (0..2_000).map(|n| format!("\"é{n}\"")).collect();
+        let text = format!("[{}]", items.join(","));
+        let pointers: Vec<String> = (0..2_000).rev().map(|n| format!("/{n}")).collect();
+        let pointers: Vec<&str> = pointers.iter().map(String::as_str).collect();
+        let found = positions(text.as_bytes(), &pointers);
+        for (pointer, place) in pointers.iter().zip(&found) {
+            let at = text.find(&format!("\"é{}\"", &pointer[1..])).unwrap();
+            assert_eq!((place.line, place.column, place.offset), (1, text[..at].chars().count() + 1, at), "{pointer}");
+        }
+        assert_eq!(Position::of(b"ab\ncd", 4), Position { line: 2, column: 2, offset: 4 });
     }
 
     #[test]
