@@ -31,7 +31,7 @@ use serde_json::Value;
 pub(crate) use crate::__private::skim::facts::Facts;
 use hooks::Catalogue;
 pub use position::{Position, positions};
-pub use report::{Report, record, with_values};
+pub use report::{Report, placed, record, with_values};
 pub use schema::equal as json_equal;
 
 use crate::common::ErrorRecordSeverity;

@@ -308,6 +308,12 @@ impl ErrorRecord {
     }
 }
 
+/// The `line` and `column` a record was placed at ([`Report::add_positions`]), if it was.
+pub fn placed(record: &ErrorRecord) -> Option<(u64, u64)> {
+    let member = |name: &str| record.extra.get_value(name).and_then(|v| v.as_u64());
+    Some((member("line")?, member("column")?))
+}
+
 /// A record for `code` at `pointer`, with `message` after the code's title.
 ///
 /// A rule that is a convention of this project (its [`super::codes::Basis`]) says so after the

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use jerry_contracts::common::{ErrorRecord, ErrorRecordSeverity};
-use jerry_contracts::validation::Report;
+use jerry_contracts::validation::{Report, placed as place};
 
 /// The annotations GitHub shows of each kind (error, warning, notice) from one step.
 pub const ANNOTATIONS_PER_KIND: usize = 10;
@@ -29,12 +29,6 @@ fn data(text: &str) -> String {
 /// A workflow command's property value: `data` and also `:` and `,` (`escapeProperty`).
 fn property(text: &str) -> String {
     data(text).replace(':', "%3A").replace(',', "%2C")
-}
-
-/// A record's `line` and `column` members, when it was placed in its text.
-fn place(record: &ErrorRecord) -> Option<(u64, u64)> {
-    let member = |name: &str| record.extra.get_value(name).and_then(|v| v.as_u64());
-    Some((member("line")?, member("column")?))
 }
 
 /// One document's records as workflow commands (`::error file=…,line=…,col=…,title=…::…`),
@@ -164,7 +158,8 @@ pub fn junit_report(tests: usize, failures: usize, cases: &[u8], out: &mut dyn W
     writeln!(out, "</testsuites>")
 }
 
-fn severity(record: &ErrorRecord) -> &'static str {
+/// A record's severity as a word: `error`, `warning` or `info`.
+pub(crate) fn severity(record: &ErrorRecord) -> &'static str {
     match record.severity {
         ErrorRecordSeverity::Error => "error",
         ErrorRecordSeverity::Warning => "warning",

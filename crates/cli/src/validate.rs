@@ -8,7 +8,7 @@ use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use jerry_contracts::common::{ErrorRecord, ErrorRecordSeverity};
+use jerry_contracts::common::ErrorRecord;
 use jerry_contracts::validation::{Limited, Options, Report, Validator, read_limited, too_large};
 use serde_json::{Value, json};
 
@@ -806,16 +806,11 @@ fn print_human(source: &Source, report: &Report, out: &mut dyn Write) -> io::Res
 /// record placed in the text ([`Report::add_positions`]) is shown at `file:line:column`, others
 /// at `source` (the input, with its line for NDJSON); the JSON Pointer follows either.
 pub(crate) fn print_record(source: &str, file: &str, record: &ErrorRecord, out: &mut dyn Write) -> io::Result<()> {
-    let level = match record.severity {
-        ErrorRecordSeverity::Error => "error",
-        ErrorRecordSeverity::Warning => "warning",
-        ErrorRecordSeverity::Info => "info",
-    };
+    let level = crate::ci_formats::severity(record);
     writeln!(out, "{level}[{}]: {}", escape(&record.error_code), escape(&record.message))?;
-    let place = |name: &str| record.extra.get_value(name).and_then(|v| v.as_u64());
-    let at = match (place("line"), place("column")) {
-        (Some(line), Some(column)) => format!("{file}:{line}:{column}"),
-        _ => source.to_owned(),
+    let at = match jerry_contracts::validation::placed(record) {
+        Some((line, column)) => format!("{file}:{line}:{column}"),
+        None => source.to_owned(),
     };
     writeln!(out, "  --> {at}#{}", escape(record.path.as_deref().unwrap_or("")))?;
     match (&record.actual, &record.expected) {

@@ -106,13 +106,13 @@ impl Record {
     /// not placed in a text.
     #[getter]
     fn line(&self) -> Option<u64> {
-        self.inner.extra.get_value("line").and_then(|v| v.as_u64())
+        validation::placed(&self.inner).map(|(line, _)| line)
     }
 
     /// The column of that value in its line (from 1, in Unicode scalar values).
     #[getter]
     fn column(&self) -> Option<u64> {
-        self.inner.extra.get_value("column").and_then(|v| v.as_u64())
+        validation::placed(&self.inner).map(|(_, column)| column)
     }
 
     /// The schema keyword's location, if known.
