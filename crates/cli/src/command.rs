@@ -62,7 +62,8 @@ enum Command {
         #[arg(long)]
         schema: Option<String>,
         /// Output: compiler-style text (records at file:line:column), one JSON object per
-        /// document per line, GitHub Actions annotations, or one JUnit XML report.
+        /// document per line, GitHub Actions annotations, one JUnit XML report, or one SARIF
+        /// 2.1.0 log.
         #[arg(long, value_enum, default_value = "human")]
         format: validate::Format,
         /// Repository root: check that artifacts exist and match their checksums.

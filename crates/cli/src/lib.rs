@@ -7,6 +7,7 @@ pub mod ci_formats;
 pub mod command;
 pub mod lint;
 pub mod output;
+pub mod sarif;
 pub mod store;
 pub mod tools;
 pub mod validate;

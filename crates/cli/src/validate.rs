@@ -27,6 +27,9 @@ pub enum Format {
     Github,
     /// One JUnit XML report: a test case a document, failing with its error records.
     Junit,
+    /// One SARIF 2.1.0 log: the error catalogue as rules, each record a result at its file,
+    /// line and column and its JSON Pointer.
+    Sarif,
 }
 
 /// What `validate` was asked to do.
@@ -79,7 +82,7 @@ impl Request {
 }
 
 /// Totals of a run, for the exit status.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default)]
 pub struct Outcome {
     /// Documents judged.
     pub documents: usize,
@@ -89,6 +92,8 @@ pub struct Outcome {
     pub io_errors: usize,
     /// The GitHub format's annotations, written and left out.
     pub annotations: crate::ci_formats::Annotations,
+    /// The SARIF log being written.
+    pub sarif: crate::sarif::Log,
 }
 
 /// Checks a schema name as `--schema` and `schemas.map` take it: any name the registry knows,
@@ -157,17 +162,29 @@ pub fn run(request: &Request, out: &mut dyn Write, outcome: &mut Outcome) -> io:
     let mut cases = Vec::new();
     let junit = request.format == Format::Junit;
     let out_or_cases: &mut dyn Write = if junit { &mut cases } else { out };
+    if request.format == Format::Sarif {
+        crate::sarif::Log::begin(request.strict, out_or_cases)?;
+    }
     let total = inputs.len();
     for (n, input) in inputs.iter().enumerate() {
         // The name as given (JSON output relays it); human output and messages escape it.
         let shown = if input.path.as_os_str() == "-" {
-            Source { json: "<stdin>".to_owned(), human: "<stdin>".to_owned(), file: "<stdin>".to_owned(), path: None }
+            Source {
+                json: "<stdin>".to_owned(),
+                human: "<stdin>".to_owned(),
+                file: "<stdin>".to_owned(),
+                path: None,
+                input: None,
+                line: None,
+            }
         } else {
             Source {
                 json: json_name(&input.path),
                 human: name(&input.path),
                 file: name(&input.path),
                 path: Some(json_name(&input.path)),
+                input: Some(input.path.as_path().into()),
+                line: None,
             }
         };
         if progress {
@@ -208,6 +225,7 @@ pub fn run(request: &Request, out: &mut dyn Write, outcome: &mut Outcome) -> io:
             return crate::ci_formats::junit_report(outcome.documents, outcome.invalid, &cases, out);
         }
         Format::Github => crate::ci_formats::github_summary(&outcome.annotations, out)?,
+        Format::Sarif => outcome.sarif.end(outcome.documents, outcome.invalid, outcome.io_errors, out)?,
         Format::Human | Format::Json => {}
     }
     if request.format == Format::Human {
@@ -233,6 +251,11 @@ struct Source {
     file: String,
     /// The input's path as given (the GitHub format's `file`); none for standard input.
     path: Option<String>,
+    /// The input's path itself (the SARIF format's artifact, every byte kept); none for
+    /// standard input.
+    input: Option<std::rc::Rc<Path>>,
+    /// The document's line in an NDJSON input.
+    line: Option<usize>,
 }
 
 impl Source {
@@ -243,6 +266,8 @@ impl Source {
             human: format!("{}:{number}", self.human),
             file: self.file.clone(),
             path: self.path.clone(),
+            input: self.input.clone(),
+            line: Some(number),
         }
     }
 }
@@ -759,6 +784,7 @@ fn print(
             crate::ci_formats::github(source.path.as_deref(), &source.human, report, &mut outcome.annotations, out)
         }
         Format::Junit => crate::ci_formats::junit_case(&source.human, report, out),
+        Format::Sarif => outcome.sarif.document(source.input.as_deref(), source.line, report, out),
     }
 }
 
