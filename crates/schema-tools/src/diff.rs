@@ -650,7 +650,7 @@ fn same_opt(a: Option<&Value>, b: Option<&Value>) -> bool {
 }
 
 /// The document URI of a schema: its root `$id` without fragment.
-fn base_document(schema: &Value) -> Option<String> {
+pub(crate) fn base_document(schema: &Value) -> Option<String> {
     let id = schema.get("$id")?.as_str()?;
     let document = id.split('#').next().unwrap_or_default();
     (!document.is_empty()).then(|| document.to_owned())
@@ -658,7 +658,7 @@ fn base_document(schema: &Value) -> Option<String> {
 
 /// Resolves a `$ref` against the document URI `base` (RFC 3986, textually): the target document
 /// and the percent-decoded fragment.
-fn resolve(base: Option<&str>, reference: &str) -> (String, String) {
+pub(crate) fn resolve(base: Option<&str>, reference: &str) -> (String, String) {
     let (location, fragment) = reference.split_once('#').unwrap_or((reference, ""));
     let document = match base {
         _ if has_scheme(location) => location.to_owned(),
@@ -730,7 +730,7 @@ fn remove_dot_segments(path: &str) -> String {
 }
 
 /// Every `$ref` string in schema positions below `node`.
-fn collect_refs<'a>(node: &'a Value, out: &mut Vec<&'a str>) {
+pub(crate) fn collect_refs<'a>(node: &'a Value, out: &mut Vec<&'a str>) {
     match node {
         Value::Object(map) => {
             if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
@@ -803,14 +803,14 @@ fn accepts(types: &BTreeSet<&str>, candidate: &str) -> bool {
 
 /// Which way an open/closed keyword like `additionalProperties` stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Openness {
+pub(crate) enum Openness {
     Open,
     Closed,
     Schema,
     Malformed,
 }
 
-fn openness(value: Option<&Value>) -> Openness {
+pub(crate) fn openness(value: Option<&Value>) -> Openness {
     match value {
         None | Some(Value::Bool(true)) => Openness::Open,
         Some(Value::Bool(false)) => Openness::Closed,
