@@ -9,6 +9,7 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 use jerry_contracts::validation::Options;
+use jerry_contracts_schema_tools::compat;
 
 use crate::output::{self, Status, finish};
 use crate::{complain, lint, store, tools, validate};
@@ -144,12 +145,25 @@ enum Command {
     List,
     /// List every change between two versions of a schema with its JSON Pointer, classify it
     /// (seed 000 §7.1: MAJOR, MINOR, PATCH), and print the least version bump it needs. Exit
-    /// status 1 when the bump the two schemas declare ($id or schema_version) is smaller.
+    /// status 1 when the bump the two schemas declare ($id or schema_version) is smaller. With
+    /// --mode, check a list of versions (oldest first) in a registry's compatibility mode: each
+    /// refused change is shown by a document valid under one version and invalid under the
+    /// other, and exit status 1 when a version's declared bump is smaller than the mode needs
+    /// (with no declared versions, when a change is refused).
     Diff {
-        /// The old schema.
-        old: PathBuf,
-        /// The new schema.
-        new: PathBuf,
+        /// The versions of the schema, oldest first: two, or with --mode two or more.
+        #[arg(required = true, num_args = 2.., value_name = "VERSION")]
+        versions: Vec<PathBuf>,
+        /// Compatibility mode: backward (the new version accepts what the old did), forward
+        /// (the old accepts what the new does), full (both); the -transitive forms check every
+        /// earlier version, not only the previous one.
+        #[arg(long, value_enum)]
+        mode: Option<DiffMode>,
+        /// Members an open object does not declare: outside the contract (seed 000 §7.1: a new
+        /// optional property is compatible), or instances like any other (the registries'
+        /// reading: adding a constrained property to an open object is not backward compatible).
+        #[arg(long, value_enum, default_value = "outside", requires = "mode")]
+        undeclared: DiffUndeclared,
         /// Output: one line per change, or one JSON object.
         #[arg(long, value_enum, default_value = "human")]
         format: DiffFormat,
@@ -177,6 +191,45 @@ enum Command {
         #[arg(long, default_value = "data/cross_pollination_matrix.json")]
         matrix: PathBuf,
     },
+}
+
+/// `diff --mode`: a registry's compatibility mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum DiffMode {
+    /// The new version accepts every document the previous one did.
+    Backward,
+    /// … every document any earlier version did.
+    BackwardTransitive,
+    /// The previous version accepts every document the new one does.
+    Forward,
+    /// Every earlier version accepts every document the new one does.
+    ForwardTransitive,
+    /// Backward and forward against the previous version.
+    Full,
+    /// Backward and forward against every earlier version.
+    FullTransitive,
+}
+
+impl From<DiffMode> for compat::Mode {
+    fn from(mode: DiffMode) -> Self {
+        match mode {
+            DiffMode::Backward => Self::Backward,
+            DiffMode::BackwardTransitive => Self::BackwardTransitive,
+            DiffMode::Forward => Self::Forward,
+            DiffMode::ForwardTransitive => Self::ForwardTransitive,
+            DiffMode::Full => Self::Full,
+            DiffMode::FullTransitive => Self::FullTransitive,
+        }
+    }
+}
+
+/// `diff --undeclared`: what members an open object does not declare are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum DiffUndeclared {
+    /// Outside the contract: a witness carries only declared members.
+    Outside,
+    /// Instances like any other.
+    Any,
 }
 
 /// How `diff` prints its verdict.
@@ -350,20 +403,52 @@ fn dispatch(command: Command, out: &mut impl Write) -> Status {
             };
             finish("validate", status, written)
         }
-        Command::Diff { old, new, format } => match jerry_contracts_schema_tools::diff::verdict_files(&old, &new) {
-            Ok(verdict) => {
-                let status = if verdict.ok { 0 } else { 1 };
-                let written = match format {
-                    DiffFormat::Human => writeln!(out, "{verdict}"),
-                    DiffFormat::Json => writeln!(out, "{}", verdict.to_json()),
-                };
-                finish("diff", status, written.and_then(|()| out.flush()))
+        Command::Diff { versions, mode: Some(mode), undeclared, format } => {
+            let undeclared = match undeclared {
+                DiffUndeclared::Outside => compat::Undeclared::Outside,
+                DiffUndeclared::Any => compat::Undeclared::Any,
+            };
+            match compat::check(&versions, mode.into(), undeclared, jerry_contracts::examples::shortest_variant) {
+                Ok(report) => {
+                    let status = if report.ok() { 0 } else { 1 };
+                    let written = match format {
+                        DiffFormat::Human => write!(out, "{report}"),
+                        DiffFormat::Json => writeln!(out, "{}", report.to_json()),
+                    };
+                    for problem in &report.unresolved {
+                        complain!(
+                            "jerry-contracts diff: warning: cannot read a referenced schema: {}",
+                            output::escape(problem)
+                        );
+                    }
+                    finish("diff", status, written.and_then(|()| out.flush()))
+                }
+                Err(err) => {
+                    complain!("jerry-contracts diff: {}", output::escape(&err.to_string()));
+                    2
+                }
             }
-            Err(err) => {
-                complain!("jerry-contracts diff: {}", output::escape(&err.to_string()));
-                2
+        }
+        Command::Diff { versions, mode: None, format, .. } => {
+            let [old, new] = versions.as_slice() else {
+                complain!("jerry-contracts diff: {} versions given: without --mode, diff compares two", versions.len());
+                return 2;
+            };
+            match jerry_contracts_schema_tools::diff::verdict_files(old, new) {
+                Ok(verdict) => {
+                    let status = if verdict.ok { 0 } else { 1 };
+                    let written = match format {
+                        DiffFormat::Human => writeln!(out, "{verdict}"),
+                        DiffFormat::Json => writeln!(out, "{}", verdict.to_json()),
+                    };
+                    finish("diff", status, written.and_then(|()| out.flush()))
+                }
+                Err(err) => {
+                    complain!("jerry-contracts diff: {}", output::escape(&err.to_string()));
+                    2
+                }
             }
-        },
+        }
         Command::Docs { out: dir, force, schemas, fixtures, matrix } => {
             use jerry_contracts_schema_tools::docs;
             match docs::render(&schemas, &fixtures, &matrix) {
