@@ -27,6 +27,8 @@ pub type PatternSampler = fn(&str, usize) -> Option<String>;
 
 /// How many documents a version's references may reach.
 const MAX_DOCUMENTS: usize = 256;
+/// How many bytes the referenced files may hold together.
+const MAX_TOTAL_BYTES: u64 = 64 << 20;
 /// How many candidate documents one search judges at most.
 const MAX_CANDIDATES: usize = 2_000;
 /// How many edits of one document are made at most.
@@ -104,6 +106,7 @@ impl Version {
         documents.insert(base.clone(), schema.clone());
         let mut unresolved = Vec::new();
         let mut queue = vec![base.clone()];
+        let mut total = 0u64;
         while let Some(uri) = queue.pop() {
             let Some(document) = documents.get(&uri) else { continue };
             let own = diff::base_document(document).unwrap_or_else(|| uri.clone());
@@ -119,11 +122,17 @@ impl Version {
                     unresolved.push(format!("{target}: more than {MAX_DOCUMENTS} documents are referenced"));
                     continue;
                 }
-                match locate(&base, &absolute, &target)
+                let read = locate(&base, &absolute, &target)
                     .ok_or_else(|| "no file beside the schema".to_owned())
-                    .and_then(|file| diff::load(&file).map_err(|e| e.to_string()).map(|value| (file, value)))
-                {
-                    Ok((_, value)) => {
+                    .and_then(|file| {
+                        total = total.saturating_add(std::fs::metadata(&file).map_or(0, |m| m.len()));
+                        if total > MAX_TOTAL_BYTES {
+                            return Err(format!("the referenced files pass {MAX_TOTAL_BYTES} bytes together"));
+                        }
+                        diff::load(&file).map_err(|e| e.to_string())
+                    });
+                match read {
+                    Ok(value) => {
                         if let Some(id) = diff::base_document(&value).filter(|id| !documents.contains_key(id)) {
                             documents.insert(id, value.clone());
                         }
