@@ -286,7 +286,11 @@ function ndjsonOf(text) {
 
 /** The reports of an NDJSON validation, each a Report with its `line` (1-based). */
 function linesOf(json) {
-  return JSON.parse(json).map(({ line, ...report }) => Object.assign(new Report(report), { line }));
+  return JSON.parse(json).map((entry) => {
+    const report = new Report(entry);
+    report.line = entry.line;
+    return report;
+  });
 }
 
 /** The validator of one call's options (a schema name alone is `{ schema }`). */

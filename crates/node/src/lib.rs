@@ -12,8 +12,10 @@
 use jerry_contracts::validation::{Options, Report, Validator};
 use jerry_contracts::{examples, registry, versions};
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
-use napi::bindgen_prelude::{AsyncTask, Buffer, Either, Env, Task, Utf16String};
+use napi::JsString;
+use napi::bindgen_prelude::{AsyncTask, Buffer, Either, Env, Task};
 use napi_derive::napi;
 
 /// The validator's options, as `index.js` passes them (every one optional).
@@ -86,21 +88,38 @@ fn report_json(report: &Report) -> napi::Result<String> {
     Ok(format!("{{\"schema\":{schema},\"valid\":{},\"records\":{records}}}", report.is_valid()))
 }
 
-/// A document as JavaScript gives it: text, taken as its UTF-16 code units, or bytes.
+/// A document as JavaScript gives it: text ([`text_bytes`]) or bytes.
 ///
 /// Text is not taken as napi's `String`: that conversion is V8's `Utf8Length` then `WriteUtf8`,
 /// a character at a time, which took two thirds of `validate` on the 66 KB benchmark document
-/// (non-ASCII text, held by V8 as two-byte). Copying the code units out and transcoding them
-/// with encoding_rs is several times faster, and a lone surrogate is refused by its place
-/// instead of being replaced with U+FFFD.
-type Document = Either<Utf16String, Buffer>;
+/// (non-ASCII text, held by V8 as two-byte). ASCII text is copied out as Latin-1 (V8 copies a
+/// one-byte string as it holds it); other text as its UTF-16 code units, transcoded with
+/// encoding_rs, several times faster than napi's `String`, and a lone surrogate is refused by
+/// its place instead of being replaced with U+FFFD.
+type Document<'env> = Either<JsString<'env>, Buffer>;
 
 /// The document's bytes: a Buffer's as given, text as UTF-8.
-fn bytes_of(document: &Document) -> napi::Result<Cow<'_, [u8]>> {
+fn bytes_of<'a>(document: &'a Document<'_>) -> napi::Result<Cow<'a, [u8]>> {
     match document {
-        Either::A(text) => utf8_of(text).map(Cow::Owned),
+        Either::A(text) => text_bytes(*text).map(Cow::Owned),
         Either::B(bytes) => Ok(Cow::Borrowed(bytes)),
     }
+}
+
+/// JavaScript text as UTF-8. Text of ASCII characters alone (its UTF-8 is as long as it is) is
+/// copied out as Latin-1, which for ASCII is its UTF-8 and which V8 copies as it holds it; other
+/// text crosses as UTF-16 code units ([`utf8_of`]).
+fn text_bytes(text: JsString<'_>) -> napi::Result<Vec<u8>> {
+    let latin1: Vec<u8> = text.into_latin1()?.into();
+    // Latin-1 of text with a character past U+00FF keeps only each unit's low byte, so ASCII
+    // bytes are the text itself only when the text's UTF-8 is as long as they are.
+    if latin1.is_ascii() && text.utf8_len()? == latin1.len() {
+        return Ok(latin1);
+    }
+    let units = text.into_utf16()?;
+    // napi's code units end with the C terminator it wrote.
+    let units = units.as_slice().split_last().map_or(&[][..], |(_, text)| text);
+    utf8_of(units)
 }
 
 /// JavaScript text (UTF-16 code units) as UTF-8, refusing a lone surrogate (`index.js` refuses
@@ -177,22 +196,57 @@ fn ndjson_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
     .filter(|(_, line)| !line.is_empty())
 }
 
+/// NDJSON text of at least this many bytes is judged on every core: below it, starting threads
+/// costs more than they save.
+const PARALLEL_BYTES: usize = 256 << 10;
+
 /// The reports of every non-blank line of an NDJSON text, as one JSON array:
-/// `[{"line", "schema", "valid", "records"}]`.
+/// `[{"line", "schema", "valid", "records"}]`. A long text's lines are judged on every core,
+/// in contiguous runs, and the runs' reports joined in order (as the CLI judges a stream's
+/// windows).
 fn run_lines(validator: &Validator, schema: Option<&str>, bytes: &[u8]) -> napi::Result<String> {
+    let lines: Vec<(usize, &[u8])> = ndjson_lines(bytes).collect();
+    let cores =
+        if bytes.len() >= PARALLEL_BYTES { std::thread::available_parallelism().map_or(1, usize::from) } else { 1 };
+    let per_run = lines.len().div_ceil(cores.clamp(1, lines.len().max(1))).max(1);
+    let mut runs = lines.chunks(per_run);
+    let first = runs.next().unwrap_or_default();
+    let parts: Vec<Result<String, String>> = std::thread::scope(|scope| {
+        let others: Vec<_> = runs.map(|run| scope.spawn(move || entries(validator, schema, run))).collect();
+        let mut parts = vec![entries(validator, schema, first)];
+        parts.extend(
+            others.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a validation thread stopped".to_owned()))),
+        );
+        parts
+    });
     let mut out = String::from("[");
-    for (line, text) in ndjson_lines(bytes) {
+    for part in parts {
+        let part = part.map_err(napi::Error::from_reason)?;
+        if !part.is_empty() {
+            if out.len() > 1 {
+                out.push(',');
+            }
+            out.push_str(&part);
+        }
+    }
+    out.push(']');
+    Ok(out)
+}
+
+/// The reports of a run of lines, each `{"line":N,…}`, separated by commas.
+fn entries(validator: &Validator, schema: Option<&str>, lines: &[(usize, &[u8])]) -> Result<String, String> {
+    let mut out = String::new();
+    for &(line, text) in lines {
         let mut report = judge(validator, schema, text);
         // A line's records point into the stream, as the CLI's do.
         report.add_positions(text, line);
-        let written = report_json(&report)?;
-        if out.len() > 1 {
+        let written = report_json(&report).map_err(|e| e.reason.clone())?;
+        if !out.is_empty() {
             out.push(',');
         }
         // `{"line":N,` and the report's members after its opening brace.
-        out.push_str(&format!("{{\"line\":{line},{}", written.strip_prefix('{').unwrap_or(&written)));
+        let _ = write!(out, "{{\"line\":{line},{}", written.strip_prefix('{').unwrap_or(&written));
     }
-    out.push(']');
     Ok(out)
 }
 

@@ -82,8 +82,9 @@ test("text crosses as the same bytes as its UTF-8: every fixture, and text beyon
   assert.deepEqual(differences.slice(0, 3), []);
   const seed = JSON.parse(fs.readFileSync(jsonFiles(seeds).find((f) => f.includes("example_1_handoff")), "utf8"));
   // ASCII to fill the first pass, then two-byte, three-byte and surrogate-pair characters; and
-  // a value the validator quotes back in a record (an unknown category).
-  for (const tail of ["", "é", "naïve — Δv", "😀", "x😀y—z", "\u{FFFD} kept"]) {
+  // a value the validator quotes back in a record (an unknown category). "ŁĢ" are characters
+  // whose low bytes are ASCII ("A" and a quote): text holding them must not cross as Latin-1.
+  for (const tail of ["", "é", "naïve — Δv", "😀", "x😀y—z", "\u{FFFD} kept", "ŁĢ", "ÿ"]) {
     const doc = structuredClone(seed);
     doc.payload.findings[0].summary = `${"a".repeat(100)}${tail}`;
     doc.payload.findings[0].category = `gap${tail}`;
@@ -228,6 +229,20 @@ test("validateLines: a report a non-blank line, as validate() gives it, with its
   });
   assert.deepEqual(await contracts.validateLinesAsync(Buffer.from(text)), reports);
   assert.deepEqual(contracts.validateLines(""), []);
+  // A stream long enough to be judged on every core: the reports stay in order, each the
+  // document's own, an invalid line among them where it was.
+  const many = Array.from({ length: 400 }, (_, i) => docs[i % docs.length]);
+  many[333] = '{"schema_version": "1.1.0", "session_id": 5}';
+  const long = many.join("\n");
+  assert.ok(Buffer.byteLength(long) > 256 << 10, "past the addon's threshold for threads");
+  const judged = contracts.validateLines(long);
+  assert.deepEqual(judged.map((r) => r.line), many.map((_, i) => i + 1));
+  for (const i of [0, 1, 199, 200, 333, 399]) {
+    const alone = contracts.validate(many[i]);
+    assert.deepEqual(judged[i].valid, alone.valid, `line ${i + 1}`);
+    assert.deepEqual(judged[i].records.map((r) => r.error_code), alone.records.map((r) => r.error_code));
+  }
+  assert.equal(judged[333].valid, false);
   assert.throws(() => contracts.validateLines({ a: 1 }), TypeError);
 });
 
