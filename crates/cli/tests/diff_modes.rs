@@ -276,3 +276,36 @@ fn a_list_needs_a_mode_and_the_rule_needs_a_mode() {
     let (code, report, _) = diff(&[&versions[1], &versions[2]]);
     assert_eq!((code, report["required"].as_str()), (0, Some("major")));
 }
+
+/// A changed pattern is decided on the two patterns' automata: a looser one is backward
+/// compatible, and forward refused with the shortest string that shows it; a pattern that does
+/// not translate (a backreference) can only be searched, and what the search cannot show is
+/// reported unproven, and refused.
+#[test]
+fn changed_patterns_are_decided_on_their_automata() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = |version: &str, pattern: &str| {
+        object(version, &["code"], json!({"code": {"type": "string", "pattern": pattern}}))
+    };
+    let strict = write(dir.path(), "v1.json", schema("1.0.0", "^[a-z]{2,}$"));
+    let loose = write(dir.path(), "v2.json", schema("1.1.0", "^[a-z0-9]{2,}$"));
+    let (code, report, _) = diff(&["--mode", "backward", &strict, &loose]);
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(change(&report, 0, "/properties/code/pattern")["class"], "MINOR");
+    let (code, report, _) = diff(&["--mode", "forward", &strict, &loose]);
+    assert_eq!(code, 1);
+    let witness = &change(&report, 0, "/properties/code/pattern")["forward"]["witness"];
+    assert_eq!(
+        witness["document"],
+        json!({"code": "00"}),
+        "the shortest string the looser pattern adds, first in byte order"
+    );
+    assert_eq!(witnesses_hold(&report), 1);
+
+    let twice = write(dir.path(), "v3.json", schema("1.2.0", r"^([a-z])\1$"));
+    let (code, report, _) = diff(&["--mode", "backward", &loose, &twice]);
+    assert_eq!(code, 1, "{report:#}");
+    let standing = &change(&report, 0, "/properties/code/pattern")["backward"];
+    assert!(standing["standing"] == "refused" || standing["standing"] == "unproven", "{standing}");
+    witnesses_hold(&report);
+}

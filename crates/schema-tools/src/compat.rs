@@ -26,6 +26,7 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 
 use crate::diff::{self, Bump, Change, ChangeKind, Class, DiffError, Openness};
+use crate::patterns::{self, Inclusion};
 use crate::witness::{self, PatternSampler, Version, Witness};
 
 pub use crate::witness::Undeclared;
@@ -386,7 +387,8 @@ fn judge_pair(
 
 /// Whether a change's kind lets it refuse documents in `direction`: a narrowing refuses old
 /// documents (backward), a widening new ones (forward), and a change that cannot be proven
-/// either way (a changed pattern, a retargeted `$ref`) may do both.
+/// either way (a retargeted `$ref`, a changed format) may do both. A pattern added, changed or
+/// removed is decided on the patterns' automata ([`patterns::included`]) where they translate.
 fn can_refuse(change: &Change, direction: Direction, old: &Version, new: &Version, undeclared: Undeclared) -> bool {
     use ChangeKind as K;
     let backward = direction == Direction::Backward;
@@ -397,7 +399,6 @@ fn can_refuse(change: &Change, direction: Direction, old: &Version, new: &Versio
         | K::TypeNarrowed
         | K::EnumNarrowed
         | K::BoundNarrowed
-        | K::PatternAdded
         | K::FormatAdded
         | K::ConstAdded
         | K::UniqueItemsAdded
@@ -407,7 +408,6 @@ fn can_refuse(change: &Change, direction: Direction, old: &Version, new: &Versio
         | K::TypeWidened
         | K::EnumWidened
         | K::BoundWidened
-        | K::PatternRemoved
         | K::FormatRemoved
         | K::ConstRemoved
         | K::UniqueItemsRemoved
@@ -427,9 +427,16 @@ fn can_refuse(change: &Change, direction: Direction, old: &Version, new: &Versio
         // them unless undeclared members count; new documents may, and the old version judges
         // them by its own rules.
         K::ConditionalAdded if change.class == Class::Minor => undeclared == Undeclared::Any || !backward,
+        K::PatternAdded | K::PatternChanged | K::PatternRemoved => {
+            let (accepting, refusing) = if backward { (old, new) } else { (new, old) };
+            let pattern = |version: &Version| {
+                version.schema.pointer(&change.pointer).and_then(|p| p.as_str()).unwrap_or_default().to_owned()
+            };
+            // A pattern refuses a string only where the accepting side's pattern took it.
+            !matches!(patterns::included(&pattern(accepting), &pattern(refusing)), Inclusion::Included)
+        }
         K::ConditionalAdded
         | K::PropertyRenamed
-        | K::PatternChanged
         | K::FormatChanged
         | K::ConstChanged
         | K::ConstraintChanged

@@ -11,6 +11,7 @@ pub mod compat;
 pub mod diff;
 pub mod docs;
 pub mod fixtures;
+pub mod patterns;
 pub mod witness;
 
 pub use fixtures::{BoundaryCase, Expectation, FixtureSet, InvalidFixture, Target, ValidFixture};

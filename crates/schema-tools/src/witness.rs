@@ -560,6 +560,18 @@ fn edits(
             values.extend(probes(version, base, node, sampler));
         }
     }
+    // A string one version's pattern takes and the other's refuses, found on their automata.
+    let pattern = |slot: &Option<(String, &Value)>| {
+        slot.as_ref().and_then(|(_, node)| node.get("pattern")).and_then(Value::as_str).unwrap_or_default().to_owned()
+    };
+    let [first, second] = [pattern(&place.at[0]), pattern(&place.at[1])];
+    if first != second {
+        for (from, to) in [(&first, &second), (&second, &first)] {
+            if let crate::patterns::Inclusion::Shown(text) = crate::patterns::included(from, to) {
+                values.insert(0, Value::String(text));
+            }
+        }
+    }
     values.extend(basic());
     let set = |value: Value| {
         let mut edited = document.clone();
