@@ -309,3 +309,24 @@ fn changed_patterns_are_decided_on_their_automata() {
     assert!(standing["standing"] == "refused" || standing["standing"] == "unproven", "{standing}");
     witnesses_hold(&report);
 }
+
+/// A change inside a definition is shown by a whole document, the definition's instance placed
+/// where the schema references it (here, an array's items).
+#[test]
+fn a_definition_change_is_shown_in_a_whole_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = |version: &str, minimum: i64| {
+        let mut schema =
+            object(version, &[], json!({"list": {"type": "array", "items": {"$ref": "#/definitions/item"}}}));
+        schema["definitions"] = json!({"item": {"type": "object", "required": ["n"], "properties": {"n": {"type": "integer", "minimum": minimum}}}});
+        schema
+    };
+    let old = write(dir.path(), "v1.json", schema("1.0.0", 0));
+    let new = write(dir.path(), "v2.json", schema("2.0.0", 1));
+    let (code, report, _) = diff(&["--mode", "backward", &old, &new]);
+    assert_eq!(code, 0, "a major bump is declared: {report:#}");
+    let witness = &change(&report, 0, "/definitions/item/properties/n/minimum")["backward"]["witness"];
+    assert_eq!(witness["document"], json!({"list": [{"n": 0}]}), "{witness}");
+    assert!(witness["reason"].as_str().unwrap().starts_with("/list/0/n:"), "{witness}");
+    assert_eq!(witnesses_hold(&report), 1);
+}

@@ -367,9 +367,10 @@ pub fn find(
     }
 }
 
-/// A definition's witness as a whole document where the schema's own properties reference the
-/// definition (`properties/payload` → `#/definitions/payload`): placed there in a document the
-/// accepting version generates, and kept when the two versions still judge it apart.
+/// A definition's witness as a whole document: placed where the schema itself references the
+/// definition (`properties/payload`, `properties/findings/items`, … outside its definitions), in
+/// a document the accepting version generates, and kept when the two versions still judge it
+/// apart; the definition's instance otherwise.
 fn lift(
     witness: Witness,
     accepting: &Version,
@@ -380,33 +381,61 @@ fn lift(
     let (Ok(accepts), Ok(refuses)) = (&accepting.validator, &refusing.validator) else { return witness };
     let local = format!("#{}", witness.target);
     let full = format!("{}{local}", accepting.base);
-    let properties = accepting.schema.get("properties").and_then(Value::as_object);
-    let members = properties
-        .into_iter()
-        .flatten()
-        .filter(|(_, sub)| sub.get("$ref").and_then(Value::as_str).is_some_and(|r| r == local || r == full));
-    for (name, _) in members {
+    let mut references = Vec::new();
+    referencing(&accepting.schema, "", &[local.as_str(), full.as_str()], &mut references);
+    for pointer in references {
+        let Some(place) = place(&pointer, accepting, refusing).filter(|p| p.target.is_empty()) else { continue };
         for maximal in [false, true] {
             let generator = Generator::new(accepting, maximal, sampler);
-            let Some(mut document) = generator.value(&accepting.base, &accepting.schema, 0) else { continue };
-            let Some(object) = document.as_object_mut() else { continue };
-            object.insert(name.clone(), witness.document.clone());
+            let Some(document) = generator.value(&accepting.base, &accepting.schema, 0) else { continue };
+            let Some((mut document, location)) = materialize(document, &place, &generator) else { continue };
+            let Some(slot) = document.pointer_mut(&location) else { continue };
+            *slot = witness.document.clone();
             if accepts.is_valid(&document)
                 && !refuses.is_valid(&document)
                 && (undeclared == Undeclared::Any
                     || !carries_undeclared(accepting, &accepting.base, &accepting.schema, &document, 0))
             {
-                let prefix = format!("/{}", jerry_contracts_pointer::escape(name));
                 let reason = if witness.reason.starts_with("(root)") {
-                    witness.reason.replacen("(root)", &prefix, 1)
+                    witness.reason.replacen("(root)", &location, 1)
                 } else {
-                    format!("{prefix}{}", witness.reason)
+                    format!("{location}{}", witness.reason)
                 };
                 return Witness { document, target: String::new(), reason };
             }
         }
     }
     witness
+}
+
+/// The pointers of the schema objects below `node` (outside `definitions`, and not inside data
+/// such as `enum` or `examples`) whose `$ref` is one of `targets`; 32 at most, nearest first.
+fn referencing(node: &Value, pointer: &str, targets: &[&str], out: &mut Vec<String>) {
+    let mut queue = std::collections::VecDeque::from([(node, pointer.to_owned(), 0usize)]);
+    while let Some((node, pointer, depth)) = queue.pop_front() {
+        if out.len() >= 32 || depth > MAX_DEPTH {
+            return;
+        }
+        match node {
+            Value::Object(map) => {
+                if map.get("$ref").and_then(Value::as_str).is_some_and(|r| targets.contains(&r)) {
+                    out.push(pointer.clone());
+                }
+                for (key, value) in map {
+                    if ["definitions", "$defs", "enum", "const", "examples", "default"].contains(&key.as_str()) {
+                        continue;
+                    }
+                    queue.push_back((value, format!("{pointer}/{}", jerry_contracts_pointer::escape(key)), depth + 1));
+                }
+            }
+            Value::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    queue.push_back((item, format!("{pointer}/{index}"), depth + 1));
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// The schema node instances of the place's target are judged by in `version`.
