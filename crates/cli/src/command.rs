@@ -31,6 +31,7 @@ fn byte_count(text: &str) -> Result<usize, String> {
     number.checked_mul(1 << shift).ok_or_else(|| format!("{text:?} is too large"))
 }
 
+use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand};
 
 /// Lint, validate and document the jerry agent-handoff contracts.
@@ -157,13 +158,13 @@ enum Command {
         /// Compatibility mode: backward (the new version accepts what the old did), forward
         /// (the old accepts what the new does), full (both); the -transitive forms check every
         /// earlier version, not only the previous one.
-        #[arg(long, value_enum)]
-        mode: Option<DiffMode>,
+        #[arg(long, value_parser = mode_parser())]
+        mode: Option<compat::Mode>,
         /// Members an open object does not declare: outside the contract (seed 000 §7.1: a new
         /// optional property is compatible), or instances like any other (the registries'
         /// reading: adding a constrained property to an open object is not backward compatible).
-        #[arg(long, value_enum, default_value = "outside", requires = "mode")]
-        undeclared: DiffUndeclared,
+        #[arg(long, value_parser = undeclared_parser(), default_value = "outside", requires = "mode")]
+        undeclared: compat::Undeclared,
         /// Output: one line per change, or one JSON object.
         #[arg(long, value_enum, default_value = "human")]
         format: DiffFormat,
@@ -193,43 +194,17 @@ enum Command {
     },
 }
 
-/// `diff --mode`: a registry's compatibility mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum DiffMode {
-    /// The new version accepts every document the previous one did.
-    Backward,
-    /// … every document any earlier version did.
-    BackwardTransitive,
-    /// The previous version accepts every document the new one does.
-    Forward,
-    /// Every earlier version accepts every document the new one does.
-    ForwardTransitive,
-    /// Backward and forward against the previous version.
-    Full,
-    /// Backward and forward against every earlier version.
-    FullTransitive,
+/// `diff --mode`: a registry's compatibility mode, by its name (`backward`, …).
+fn mode_parser() -> impl clap::builder::TypedValueParser<Value = compat::Mode> {
+    clap::builder::PossibleValuesParser::new(compat::Mode::ALL.map(compat::Mode::as_str))
+        .map(|name| compat::Mode::ALL.into_iter().find(|m| m.as_str() == name).unwrap_or(compat::Mode::Backward))
 }
 
-impl From<DiffMode> for compat::Mode {
-    fn from(mode: DiffMode) -> Self {
-        match mode {
-            DiffMode::Backward => Self::Backward,
-            DiffMode::BackwardTransitive => Self::BackwardTransitive,
-            DiffMode::Forward => Self::Forward,
-            DiffMode::ForwardTransitive => Self::ForwardTransitive,
-            DiffMode::Full => Self::Full,
-            DiffMode::FullTransitive => Self::FullTransitive,
-        }
-    }
-}
-
-/// `diff --undeclared`: what members an open object does not declare are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum DiffUndeclared {
-    /// Outside the contract: a witness carries only declared members.
-    Outside,
-    /// Instances like any other.
-    Any,
+/// `diff --undeclared`: the rule for members an open object does not declare, by its name.
+fn undeclared_parser() -> impl clap::builder::TypedValueParser<Value = compat::Undeclared> {
+    clap::builder::PossibleValuesParser::new(compat::Undeclared::ALL.map(compat::Undeclared::as_str)).map(|name| {
+        compat::Undeclared::ALL.into_iter().find(|u| u.as_str() == name).unwrap_or(compat::Undeclared::Outside)
+    })
 }
 
 /// How `diff` prints its verdict.
@@ -404,11 +379,7 @@ fn dispatch(command: Command, out: &mut impl Write) -> Status {
             finish("validate", status, written)
         }
         Command::Diff { versions, mode: Some(mode), undeclared, format } => {
-            let undeclared = match undeclared {
-                DiffUndeclared::Outside => compat::Undeclared::Outside,
-                DiffUndeclared::Any => compat::Undeclared::Any,
-            };
-            match compat::check(&versions, mode.into(), undeclared, jerry_contracts::examples::shortest_variant) {
+            match compat::check(&versions, mode, undeclared, jerry_contracts::examples::shortest_variant) {
                 Ok(report) => {
                     let status = if report.ok() { 0 } else { 1 };
                     let written = match format {

@@ -1740,7 +1740,7 @@ impl Ord for ByValue<'_> {
 }
 
 /// The strings of a `required`-like array; empty when absent, `None` when malformed.
-fn string_list(value: Option<&Value>) -> Option<Vec<&str>> {
+pub(crate) fn string_list(value: Option<&Value>) -> Option<Vec<&str>> {
     match value {
         None => Some(Vec::new()),
         Some(v) => v.as_array()?.iter().map(Value::as_str).collect(),

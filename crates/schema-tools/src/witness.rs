@@ -54,6 +54,9 @@ pub enum Undeclared {
 }
 
 impl Undeclared {
+    /// Both rules, the default first.
+    pub const ALL: [Undeclared; 2] = [Undeclared::Outside, Undeclared::Any];
+
     /// `"outside"` or `"any"`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -951,13 +954,9 @@ impl<'a> Generator<'a> {
         };
         match kind.as_str() {
             "object" => {
-                let required: BTreeSet<&str> = map
-                    .get("required")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str)
-                    .collect();
+                // A `required` that is not a list of names is the validator's to refuse.
+                let required: BTreeSet<&str> =
+                    diff::string_list(map.get("required")).unwrap_or_default().into_iter().collect();
                 let properties = map.get("properties").and_then(Value::as_object);
                 let mut object = Map::new();
                 for (name, sub) in properties.into_iter().flatten() {
