@@ -22,6 +22,7 @@
 
 use std::fmt;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
@@ -30,6 +31,12 @@ use crate::patterns::{self, Inclusion};
 use crate::witness::{self, PatternSampler, Version, Witness};
 
 pub use crate::witness::Undeclared;
+
+/// The longest one change's witness search runs.
+const SEARCH_TIME: Duration = Duration::from_secs(5);
+/// The longest all the searches of one check run together; past it, each change left is
+/// unproven, saying why.
+const RUN_TIME: Duration = Duration::from_secs(60);
 
 /// A compatibility mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -329,11 +336,12 @@ pub fn check(
     unresolved.dedup();
     let mut pairs = Vec::new();
     let mut bumps = Vec::new();
+    let run_deadline = Instant::now() + RUN_TIME;
     for new in 1..versions.len() {
         let earlier: Vec<usize> = if mode.transitive() { (0..new).collect() } else { vec![new - 1] };
         let mut required = Bump::None;
         for old in earlier {
-            let pair = judge_pair(&versions, old, new, mode, undeclared, sampler);
+            let pair = judge_pair(&versions, old, new, (mode, undeclared), sampler, run_deadline);
             required = required.max(pair.changes.iter().map(|c| c.class.bump()).max().unwrap_or(Bump::None));
             pairs.push(pair);
         }
@@ -351,9 +359,9 @@ fn judge_pair(
     versions: &[Version],
     old: usize,
     new: usize,
-    mode: Mode,
-    undeclared: Undeclared,
+    (mode, undeclared): (Mode, Undeclared),
     sampler: PatternSampler,
+    run_deadline: Instant,
 ) -> Pair {
     let (old_version, new_version) = (&versions[old], &versions[new]);
     let mut changes = Vec::new();
@@ -368,7 +376,8 @@ fn judge_pair(
                 Direction::Forward => (new_version, old_version),
             };
             let standing = if can_refuse(&change, direction, old_version, new_version, undeclared) {
-                match witness::find(&change.pointer, accepting, refusing, undeclared, sampler) {
+                let deadline = (Instant::now() + SEARCH_TIME).min(run_deadline);
+                match witness::find(&change.pointer, accepting, refusing, undeclared, sampler, deadline) {
                     Ok(Some(found)) => Standing::Refused(found),
                     Ok(None) => Standing::Unproven(None),
                     Err(why) => Standing::Unproven(Some(why)),

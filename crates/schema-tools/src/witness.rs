@@ -16,6 +16,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 
 use serde_json::{Map, Value, json};
 
@@ -33,6 +34,8 @@ const MAX_TOTAL_BYTES: u64 = 64 << 20;
 const MAX_CANDIDATES: usize = 2_000;
 /// How many edits of one document are made at most.
 const MAX_EDITS: usize = 1_000;
+/// How many schema nodes one check for undeclared members follows at most.
+const UNDECLARED_STEPS: usize = 20_000;
 /// How many values a generated document holds at most.
 const MAX_VALUES: usize = 2_000;
 /// How deep generation follows a schema.
@@ -356,17 +359,18 @@ pub fn find(
     refusing: &Version,
     undeclared: Undeclared,
     sampler: PatternSampler,
+    deadline: Instant,
 ) -> Result<Option<Witness>, String> {
     let Some(place) = place(pointer, accepting, refusing) else { return Ok(None) };
     if place.target.is_empty() {
         let accepts = accepting.validator.as_ref().map_err(|e| format!("{}: {e}", accepting.path.display()))?;
         let refuses = refusing.validator.as_ref().map_err(|e| format!("{}: {e}", refusing.path.display()))?;
-        find_in(pointer, &place, accepting, refusing, undeclared, sampler, accepts, refuses)
+        find_in(pointer, &place, accepting, refusing, undeclared, sampler, accepts, refuses, deadline)
     } else {
         let accepts = accepting.validator_for(&place.target)?;
         let refuses = refusing.validator_for(&place.target)?;
-        let found = find_in(pointer, &place, accepting, refusing, undeclared, sampler, &accepts, &refuses)?;
-        Ok(found.map(|witness| lift(witness, accepting, refusing, undeclared, sampler)))
+        let found = find_in(pointer, &place, accepting, refusing, undeclared, sampler, &accepts, &refuses, deadline)?;
+        Ok(found.map(|witness| lift(witness, accepting, refusing, undeclared, sampler, deadline)))
     }
 }
 
@@ -380,6 +384,7 @@ fn lift(
     refusing: &Version,
     undeclared: Undeclared,
     sampler: PatternSampler,
+    deadline: Instant,
 ) -> Witness {
     let (Ok(accepts), Ok(refuses)) = (&accepting.validator, &refusing.validator) else { return witness };
     let local = format!("#{}", witness.target);
@@ -389,6 +394,9 @@ fn lift(
     for pointer in references {
         let Some(place) = place(&pointer, accepting, refusing).filter(|p| p.target.is_empty()) else { continue };
         for maximal in [false, true] {
+            if Instant::now() >= deadline {
+                return witness;
+            }
             let generator = Generator::new(accepting, maximal, sampler);
             let Some(document) = generator.value(&accepting.base, &accepting.schema, 0) else { continue };
             let Some((mut document, location)) = materialize(document, &place, &generator) else { continue };
@@ -397,7 +405,9 @@ fn lift(
             if accepts.is_valid(&document)
                 && !refuses.is_valid(&document)
                 && (undeclared == Undeclared::Any
-                    || !carries_undeclared(accepting, &accepting.base, &accepting.schema, &document, 0))
+                    || !carries_undeclared(accepting, &accepting.base, &accepting.schema, &document, &mut {
+                        UNDECLARED_STEPS
+                    }))
             {
                 let reason = if witness.reason.starts_with("(root)") {
                     witness.reason.replacen("(root)", &location, 1)
@@ -460,6 +470,7 @@ fn find_in(
     sampler: PatternSampler,
     accepts: &jsonschema::Validator,
     refuses: &jsonschema::Validator,
+    deadline: Instant,
 ) -> Result<Option<Witness>, String> {
     let root_of = |version| target_root(version, &place.target);
     let Some((root_base, root_node)) = root_of(accepting) else { return Ok(None) };
@@ -469,6 +480,9 @@ fn find_in(
     for version in [accepting, refusing] {
         let Some((base, node)) = root_of(version) else { continue };
         for maximal in [false, true] {
+            if Instant::now() >= deadline {
+                return Err("the search stopped at its time limit".to_owned());
+            }
             let generator = Generator::new(version, maximal, sampler);
             if let Some(document) = generator.value(&base, node, 0).filter(|d| accepts.is_valid(d))
                 && !bases.iter().any(|(d, _)| d == &document)
@@ -489,6 +503,11 @@ fn find_in(
             if judged >= MAX_CANDIDATES {
                 return Ok(partial);
             }
+            // A schema can make each validation cost exponential time (nested `allOf`s): the
+            // search stops at its deadline, saying so unless it has a document already.
+            if Instant::now() >= deadline {
+                return partial.map(Some).ok_or_else(|| "the search stopped at its time limit".to_owned());
+            }
             if !seen.insert(candidate.to_string()) {
                 continue;
             }
@@ -496,7 +515,8 @@ fn find_in(
             if !accepts.is_valid(&candidate) || refuses.is_valid(&candidate) {
                 continue;
             }
-            if undeclared == Undeclared::Outside && carries_undeclared(accepting, &root_base, root_node, &candidate, 0)
+            if undeclared == Undeclared::Outside
+                && carries_undeclared(accepting, &root_base, root_node, &candidate, &mut { UNDECLARED_STEPS })
             {
                 continue;
             }
@@ -806,10 +826,14 @@ fn format_samples(format: &str) -> Vec<&'static str> {
 /// where that object declares members at all (`properties` in it or in its `allOf`, `anyOf`,
 /// `oneOf`, `if`, `then`, `else` branches) and leaves the rest open; `patternProperties` and an
 /// `additionalProperties` schema count as declaring what they match.
-fn carries_undeclared(version: &Version, base: &str, node: &Value, value: &Value, depth: usize) -> bool {
-    if depth > MAX_DEPTH {
-        return false;
+///
+/// `steps` bounds the work (a member declared by many branches is followed under each): when it
+/// runs out, the answer is yes, and the candidate is passed over.
+fn carries_undeclared(version: &Version, base: &str, node: &Value, value: &Value, steps: &mut usize) -> bool {
+    if *steps == 0 {
+        return true;
     }
+    *steps -= 1;
     let Some((base, node)) = version.resolved(base.to_owned(), node) else { return false };
     let mut declared: BTreeMap<&str, Vec<(String, &Value)>> = BTreeMap::new();
     let mut items: Vec<(String, &Value)> = Vec::new();
@@ -850,14 +874,12 @@ fn carries_undeclared(version: &Version, base: &str, node: &Value, value: &Value
         // A member declared by several branches carries an undeclared member only if it does
         // under each of them.
         Value::Object(members) => members.iter().any(|(name, member)| match declared.get(name.as_str()) {
-            Some(subs) => subs.iter().all(|(b, sub)| carries_undeclared(version, b, sub, member, depth + 1)),
+            Some(subs) => subs.iter().all(|(b, sub)| carries_undeclared(version, b, sub, member, steps)),
             None => declares_any && !open_to_all,
         }),
         Value::Array(values) => {
             !items.is_empty()
-                && values
-                    .iter()
-                    .any(|v| items.iter().all(|(b, item)| carries_undeclared(version, b, item, v, depth + 1)))
+                && values.iter().any(|v| items.iter().all(|(b, item)| carries_undeclared(version, b, item, v, steps)))
         }
         _ => false,
     }
