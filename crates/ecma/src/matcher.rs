@@ -19,7 +19,7 @@ pub struct Matcher {
 
 /// The engine that runs a pattern: `regex` (linear time) whenever the pattern translates to its
 /// syntax with the same meaning ([`crate::translate`]), else regress (ECMA-262 itself). A
-/// translated pattern whose dense DFA stays within [`DFA_LIMIT`] (every schema pattern) is
+/// translated pattern whose dense DFA stays within [`crate::DFA_LIMIT`] (every schema pattern) is
 /// matched by the DFA; the `regex` answers whenever the DFA cannot (it never gives up on the
 /// schemas' patterns, which have no Unicode word boundary).
 enum Engine {
@@ -70,12 +70,10 @@ impl Walk {
 /// A dense DFA over bytes (UTF-8 aware, as `regex` is).
 type DenseDfa = regex_automata::dfa::dense::DFA<Vec<u32>>;
 
-/// The most memory one pattern's DFA (and its determinisation) may take; past it, the pattern
-/// is left to `regex` alone.
-const DFA_LIMIT: usize = 1 << 18;
-
-/// The dense DFA for a translated pattern, if it stays within [`DFA_LIMIT`].
+/// The dense DFA for a translated pattern, if it stays within [`DFA_LIMIT`]; past it, the
+/// pattern is left to `regex` alone.
 fn dense(translated: &str) -> Option<Box<DenseDfa>> {
+    use crate::DFA_LIMIT;
     use regex_automata::dfa::dense;
     let config = dense::Config::new().dfa_size_limit(Some(DFA_LIMIT)).determinize_size_limit(Some(DFA_LIMIT));
     dense::Builder::new().configure(config).build(translated).ok().map(Box::new)
