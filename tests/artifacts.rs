@@ -3,6 +3,7 @@
 //! | artifact | rendered by |
 //! |---|---|
 //! | `src/generated/contracts.rs` | `jerry_contracts_codegen::generate`: the contract types the crate includes |
+//! | `src/generated/patterns-le.dfa`, `patterns-be.dfa` | `jerry_contracts_codegen::generate`: the schemas' pattern DFAs it includes |
 //! | `docs/error-codes.md` | `validation::codes::markdown` |
 //! | `docs/constraints.md` | `jerry_contracts_codegen::constraints::table` |
 //! | `docs/schemas/` | `jerry_contracts_schema_tools::docs::render` (also `jerry-contracts docs`) |
@@ -35,16 +36,26 @@ fn root() -> &'static Path {
 /// One generated file: its path under the repository and what the generator makes of it now.
 struct Artifact {
     path: String,
-    fresh: String,
+    fresh: Vec<u8>,
+}
+
+impl Artifact {
+    fn text(path: impl Into<String>, fresh: String) -> Self {
+        Self { path: path.into(), fresh: fresh.into_bytes() }
+    }
 }
 
 /// Why a committed file is stale, or `None` when it equals `fresh`: where the first difference
-/// is, so the listing says more than "differs".
-fn staleness(committed: Option<&str>, fresh: &str) -> Option<String> {
+/// is (a line of text, a byte of a binary file), so the listing says more than "differs".
+fn staleness(committed: Option<&[u8]>, fresh: &[u8]) -> Option<String> {
     let committed = committed?;
     if committed == fresh {
         return None;
     }
+    let (Ok(committed), Ok(fresh)) = (std::str::from_utf8(committed), std::str::from_utf8(fresh)) else {
+        let byte = committed.iter().zip(fresh).position(|(a, b)| a != b).unwrap_or(committed.len().min(fresh.len()));
+        return Some(format!("differs from byte {byte}"));
+    };
     let line = committed
         .lines()
         .zip(fresh.lines())
@@ -53,8 +64,8 @@ fn staleness(committed: Option<&str>, fresh: &str) -> Option<String> {
     Some(format!("differs from line {line}"))
 }
 
-/// The generated Rust, fresh from the schemas.
-fn generated() -> String {
+/// The generated Rust and its DFA files, fresh from the schemas.
+fn generated() -> jerry_contracts_codegen::Generated {
     jerry_contracts_codegen::generate(&root().join("schemas")).unwrap_or_else(|e| panic!("the corpus generates: {e}"))
 }
 
@@ -62,47 +73,46 @@ fn generated() -> String {
 fn every_committed_generated_artifact_is_fresh() {
     let corpus = jerry_contracts_codegen::Corpus::load(&root().join("schemas")).expect("the corpus loads");
     let pages = support::docs::pages();
+    let schemas = root().join("schemas");
     let mut artifacts = vec![
-        Artifact { path: "docs/error-codes.md".into(), fresh: jerry_contracts::validation::codes::markdown() },
-        Artifact { path: "docs/constraints.md".into(), fresh: jerry_contracts_codegen::constraints::table(&corpus) },
-        Artifact { path: "tests/public-api.txt".into(), fresh: public_api::listed() },
-        Artifact {
-            path: jerry_contracts_codegen::python::TYPES_PATH.into(),
-            fresh: jerry_contracts_codegen::python_types(&root().join("schemas")).expect("the Python types generate"),
-        },
-        Artifact {
-            path: jerry_contracts_codegen::typescript::TYPES_PATH.into(),
-            fresh: jerry_contracts_codegen::typescript_types(&root().join("schemas"))
-                .expect("the TypeScript types generate"),
-        },
-        Artifact {
-            path: jerry_contracts_codegen::sql::TABLES_PATH.into(),
-            fresh: jerry_contracts_codegen::store_tables(&root().join("schemas"))
-                .expect("the store's table list renders"),
-        },
-        Artifact {
-            path: jerry_contracts_codegen::sql::COMMITTED_PATH.into(),
-            fresh: jerry_contracts_codegen::store_ddl(&root().join("schemas")).expect("the store's tables render"),
-        },
+        Artifact::text("docs/error-codes.md", jerry_contracts::validation::codes::markdown()),
+        Artifact::text("docs/constraints.md", jerry_contracts_codegen::constraints::table(&corpus)),
+        Artifact::text("tests/public-api.txt", public_api::listed()),
+        Artifact::text(
+            jerry_contracts_codegen::python::TYPES_PATH,
+            jerry_contracts_codegen::python_types(&schemas).expect("the Python types generate"),
+        ),
+        Artifact::text(
+            jerry_contracts_codegen::typescript::TYPES_PATH,
+            jerry_contracts_codegen::typescript_types(&schemas).expect("the TypeScript types generate"),
+        ),
+        Artifact::text(
+            jerry_contracts_codegen::sql::TABLES_PATH,
+            jerry_contracts_codegen::store_tables(&schemas).expect("the store's table list renders"),
+        ),
+        Artifact::text(
+            jerry_contracts_codegen::sql::COMMITTED_PATH,
+            jerry_contracts_codegen::store_ddl(&schemas).expect("the store's tables render"),
+        ),
     ];
-    let (guards, guard_types) =
-        jerry_contracts_codegen::typescript_guards(&root().join("schemas")).expect("the type guards generate");
-    artifacts.push(Artifact { path: jerry_contracts_codegen::typescript::GUARDS_PATH.into(), fresh: guards });
-    artifacts
-        .push(Artifact { path: jerry_contracts_codegen::typescript::GUARDS_TYPES_PATH.into(), fresh: guard_types });
-    let source = generated();
-    artifacts.push(Artifact {
-        path: jerry_contracts_codegen::golden::GOLDEN_PATH.into(),
-        fresh: jerry_contracts_codegen::golden::render(&source).unwrap_or_else(|e| panic!("the golden view: {e}")),
-    });
-    artifacts.push(Artifact { path: jerry_contracts_codegen::GENERATED_PATH.into(), fresh: source });
-    artifacts.extend(
-        pages.iter().map(|(page, text)| Artifact { path: format!("docs/schemas/{page}"), fresh: text.clone() }),
-    );
+    let (guards, guard_types) = jerry_contracts_codegen::typescript_guards(&schemas).expect("the type guards generate");
+    artifacts.push(Artifact::text(jerry_contracts_codegen::typescript::GUARDS_PATH, guards));
+    artifacts.push(Artifact::text(jerry_contracts_codegen::typescript::GUARDS_TYPES_PATH, guard_types));
+    let generated = generated();
+    artifacts.push(Artifact::text(
+        jerry_contracts_codegen::golden::GOLDEN_PATH,
+        jerry_contracts_codegen::golden::render(&generated.source).unwrap_or_else(|e| panic!("the golden view: {e}")),
+    ));
+    let directory = Path::new(jerry_contracts_codegen::GENERATED_PATH).parent().unwrap_or(Path::new(""));
+    for (name, bytes) in generated.files {
+        artifacts.push(Artifact { path: directory.join(name).to_string_lossy().into_owned(), fresh: bytes });
+    }
+    artifacts.push(Artifact::text(jerry_contracts_codegen::GENERATED_PATH, generated.source));
+    artifacts.extend(pages.iter().map(|(page, text)| Artifact::text(format!("docs/schemas/{page}"), text.clone())));
 
     let mut stale: Vec<String> = Vec::new();
     for artifact in &artifacts {
-        let committed = std::fs::read_to_string(root().join(&artifact.path)).ok();
+        let committed = std::fs::read(root().join(&artifact.path)).ok();
         match (&committed, staleness(committed.as_deref(), &artifact.fresh)) {
             (None, _) => stale.push(format!("{} (missing)", artifact.path)),
             (Some(_), Some(why)) => stale.push(format!("{} ({why})", artifact.path)),
@@ -139,11 +149,14 @@ fn every_committed_generated_artifact_is_fresh() {
     );
 }
 
-/// The check can fail: a committed text that differs is named with its first differing line.
+/// The check can fail: a committed text that differs is named with its first differing line, a
+/// binary file with its first differing byte.
 #[test]
 fn a_stale_artifact_is_named_with_its_first_difference() {
-    assert_eq!(staleness(Some("a\nb\n"), "a\nb\n"), None);
-    assert_eq!(staleness(Some("a\nb\n"), "a\nc\n").as_deref(), Some("differs from line 2"));
-    assert_eq!(staleness(Some("a\n"), "a\nb\n").as_deref(), Some("differs from line 2"));
-    assert_eq!(staleness(None, "a"), None, "a missing file is reported by the caller");
+    assert_eq!(staleness(Some(b"a\nb\n"), b"a\nb\n"), None);
+    assert_eq!(staleness(Some(b"a\nb\n"), b"a\nc\n").as_deref(), Some("differs from line 2"));
+    assert_eq!(staleness(Some(b"a\n"), b"a\nb\n").as_deref(), Some("differs from line 2"));
+    assert_eq!(staleness(None, b"a"), None, "a missing file is reported by the caller");
+    assert_eq!(staleness(Some(&[0, 1, 0xff]), &[0, 2, 0xff]).as_deref(), Some("differs from byte 1"));
+    assert_eq!(staleness(Some(&[0, 0xff]), &[0, 0xff, 3]).as_deref(), Some("differs from byte 2"));
 }

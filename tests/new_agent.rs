@@ -153,8 +153,12 @@ fn a_new_agent_schema_gets_every_rule() {
         "the build names the new schema and the command that regenerates:\n{stderr}"
     );
     let generated = jerry_contracts_codegen::generate(&dir.join("schemas")).unwrap_or_else(|e| panic!("generate: {e}"));
-    fs::write(dir.join(jerry_contracts_codegen::GENERATED_PATH), generated)
-        .unwrap_or_else(|e| panic!("generated: {e}"));
+    let source = dir.join(jerry_contracts_codegen::GENERATED_PATH);
+    fs::write(&source, &generated.source).unwrap_or_else(|e| panic!("generated: {e}"));
+    for (name, bytes) in &generated.files {
+        let path = source.with_file_name(name);
+        fs::write(&path, bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
 
     let output = Command::new(env!("CARGO"))
         .args(["run", "--quiet", "--offline", "--example", "probe", "--"])

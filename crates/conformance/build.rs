@@ -26,12 +26,18 @@ fn main() {
         println!("cargo:rerun-if-changed={}", file.display());
         write_groups(file, &schemas);
     }
-    let source = match jerry_contracts_codegen::generate_with(&schemas, jerry_contracts_codegen::Embed::Absolute) {
-        Ok(source) => source,
+    let generated = match jerry_contracts_codegen::generate_with(&schemas, jerry_contracts_codegen::Embed::Absolute) {
+        Ok(generated) => generated,
         Err(err) => fail(&format!("cannot generate the conformance types:\n{err}")),
     };
-    if let Err(err) = fs::write(out.join("conformance.rs"), source) {
+    if let Err(err) = fs::write(out.join("conformance.rs"), generated.source) {
         fail(&format!("cannot write the generated source: {err}"));
+    }
+    // The pattern table's DFAs, which the source includes from OUT_DIR.
+    for (name, bytes) in &generated.files {
+        if let Err(err) = fs::write(out.join(name), bytes) {
+            fail(&format!("cannot write {name}: {err}"));
+        }
     }
 }
 

@@ -81,240 +81,238 @@ pub mod generated {
         <T as ::serde::Deserialize>::deserialize(deserializer)
             .map(::std::option::Option::Some)
     }
+    /// Every pattern of the schemas with its dense DFA, built and serialised by the generator
+    /// (the files beside this one): the garde rules' statics and the schema layer read them.
+    pub static PATTERN_TABLE: ::jerry_contracts::pattern::PatternTable = ::jerry_contracts::pattern::PatternTable {
+        #[cfg(target_endian = "little")]
+        dfas: &::jerry_contracts::pattern::AlignedBytes(
+            *include_bytes!(
+                concat!(env!("CARGO_MANIFEST_DIR"), "/src/generated/patterns-le.dfa")
+            ),
+        ),
+        #[cfg(target_endian = "big")]
+        dfas: &::jerry_contracts::pattern::AlignedBytes(
+            *include_bytes!(
+                concat!(env!("CARGO_MANIFEST_DIR"), "/src/generated/patterns-be.dfa")
+            ),
+        ),
+        entries: &[
+            ("^FN-[0-9]{3}$", 0usize, 1368usize),
+            ("^SE-[A-Z]{3}-[0-9]{3}$", 1368usize, 2992usize),
+            ("^TS-[0-9]{3}$", 2992usize, 4360usize),
+            ("^BL-[A-Z]{3}-[0-9]{3}$", 4360usize, 5984usize),
+            ("^CR-[0-9]{4}$", 5984usize, 7416usize),
+            ("^CI-[A-Z]{3}-[0-9]{3}$", 7416usize, 9040usize),
+            ("^IFI-[0-9]{3}$", 9040usize, 10472usize),
+            ("^STK-[0-9]{3}$", 10472usize, 11904usize),
+            (".*shall.*", 11904usize, 15436usize),
+            ("^RRID-[0-9]{3}$", 15440usize, 16936usize),
+            ("^C-[0-9]{3}$", 16936usize, 17952usize),
+            ("^GAP-[0-9]{3}$", 17952usize, 19384usize),
+            ("^REC-[0-9]{3}$", 19384usize, 20816usize),
+            ("^ADR-[0-9]{3}$", 20816usize, 22248usize),
+            ("^RC-[0-9]{3}$", 22248usize, 23616usize),
+            ("^RVW-[0-9]{3}$", 23616usize, 25048usize),
+            (
+                "^(?:$|[^/\\\\.A-Za-z]|[A-Za-z][A-Za-z0-9+.-]*(?:$|[^A-Za-z0-9+.:-])|\\.(?:$|[^.])|\\.\\.[^/\\\\])",
+                25048usize,
+                27696usize,
+            ),
+            ("^sha256:[a-f0-9]{64}$", 27696usize, 38024usize),
+            ("^P-[0-9]{3}$", 38024usize, 39040usize),
+            ("^(SCH|SEM|CON|REF|CNV)-[0-9]{3}$", 39040usize, 41944usize),
+            ("^BLK-[0-9]{3}$", 41944usize, 43376usize),
+            ("^F-[0-9]{3}$", 43376usize, 44392usize),
+            ("^Q-[0-9]{3}$", 44392usize, 45408usize),
+            ("^(ps|nse|orch)-[a-z]+(-[a-z]+)*$", 45408usize, 47800usize),
+            ("^e-\\d+$", 47800usize, 48752usize),
+            ("^IF-[A-Z]{3}-\\d{3}$", 48752usize, 50376usize),
+            ("^\\d+\\.\\d+(\\.\\d+)?$", 50376usize, 51392usize),
+            ("^PROJ-\\d{3}(-[a-z0-9-]+)?$", 51392usize, 53016usize),
+            ("^REQ-[A-Z]{3}-\\d{3}$", 53016usize, 54704usize),
+            ("^RISK-\\d{3}$", 54704usize, 56200usize),
+            ("^TST-[A-Z]{3}-\\d{3}$", 56200usize, 57888usize),
+            ("^[a-f0-9]{64}$", 57888usize, 60792usize),
+            ("^E-[A-Z]+-[0-9.]+-[0-9]+$", 60792usize, 62224usize),
+            ("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}", 62224usize, 64424usize),
+            ("^R-\\d{8}T\\d{6}$", 64424usize, 66496usize),
+            ("^(/|\\./|~/)", 66496usize, 67416usize),
+            ("^≤?\\d+m$", 67416usize, 68720usize),
+            ("^1\\.[0-9]+\\.[0-9]+$", 68720usize, 69736usize),
+            ("^WF-[A-Z]{3}-\\d{3}$", 69736usize, 71360usize),
+            (
+                "^(?:[^/\\\\:.][^/\\\\:]*|\\.[^/\\\\:.][^/\\\\:]*|\\.\\.[^/\\\\:]+|\\.)(?:/(?:[^/\\\\:.][^/\\\\:]*|\\.[^/\\\\:.][^/\\\\:]*|\\.\\.[^/\\\\:]+|\\.))*$",
+                71360usize,
+                73880usize,
+            ),
+            (
+                "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
+                73880usize,
+                77168usize,
+            ),
+            ("^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$", 77168usize, 78216usize),
+            ("^[a-z][a-z0-9_]*$", 78216usize, 79104usize),
+            ("^v[0-9]+$", 79104usize, 80024usize),
+            ("^C-\\d{8}T\\d{6}$", 80024usize, 82096usize),
+            ("^\\.workflow/[^/]+/$", 82096usize, 85768usize),
+        ],
+    };
     /// The ECMA-262 pattern `^FN-[0-9]{3}$`.
     pub static ARCHITECTURE_FUNCTIONAL_DECOMPOSITION_FUNCTION_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^FN-[0-9]{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(0usize));
     /// The ECMA-262 pattern `^SE-[A-Z]{3}-[0-9]{3}$`.
     pub static ARCHITECTURE_SYSTEM_ELEMENT_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^SE-[A-Z]{3}-[0-9]{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(1usize));
     /// The ECMA-262 pattern `^TS-[0-9]{3}$`.
     pub static ARCHITECTURE_TRADE_STUDY_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^TS-[0-9]{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(2usize));
     /// The ECMA-262 pattern `^BL-[A-Z]{3}-[0-9]{3}$`.
     pub static CONFIGURATION_BASELINE_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^BL-[A-Z]{3}-[0-9]{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(3usize));
     /// The ECMA-262 pattern `^CR-[0-9]{4}$`.
     pub static CONFIGURATION_CHANGE_REQUEST_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^CR-[0-9]{4}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(4usize));
     /// The ECMA-262 pattern `^CI-[A-Z]{3}-[0-9]{3}$`.
     pub static CONFIGURATION_ITEM_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^CI-[A-Z]{3}-[0-9]{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(5usize));
     /// The ECMA-262 pattern `^IFI-[0-9]{3}$`.
     pub static INTEGRATION_INTERFACE_ISSUE_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^IFI-[0-9]{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(6usize));
     /// The ECMA-262 pattern `^STK-[0-9]{3}$`.
     pub static REQUIREMENT_PARENT_NEED_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^STK-[0-9]{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(7usize));
     /// The ECMA-262 pattern `.*shall.*`.
     pub static REQUIREMENT_REQUIREMENT_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        ".*shall.*",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(8usize));
     /// The ECMA-262 pattern `^RRID-[0-9]{3}$`.
     pub static NSE_REVIEWER_RRID_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^RRID-[0-9]{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(9usize));
     /// The ECMA-262 pattern `^C-[0-9]{3}$`.
     pub static ANALYST_CONCLUSION_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^C-[0-9]{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(10usize));
     /// The ECMA-262 pattern `^GAP-[0-9]{3}$`.
     pub static ANALYST_GAPS_IDENTIFIED_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^GAP-[0-9]{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(11usize));
     /// The ECMA-262 pattern `^REC-[0-9]{3}$`.
     pub static ANALYST_RECOMMENDATION_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^REC-[0-9]{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(12usize));
     /// The ECMA-262 pattern `^ADR-[0-9]{3}$`.
     pub static ARCHITECT_ADR_NUMBER_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^ADR-[0-9]{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(13usize));
     /// The ECMA-262 pattern `^RC-[0-9]{3}$`.
     pub static INVESTIGATOR_ROOT_CAUSE_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^RC-[0-9]{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(14usize));
     /// The ECMA-262 pattern `^RVW-[0-9]{3}$`.
     pub static PS_REVIEWER_FINDING_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^RVW-[0-9]{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(15usize));
     /// The ECMA-262 pattern `^(?:$|[^/\\.A-Za-z]|[A-Za-z][A-Za-z0-9+.-]*(?:$|[^A-Za-z0-9+.:-])|\.(?:$|[^.])|\.\.[^/\\])`.
     pub static ARTIFACT_PATH_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^(?:$|[^/\\\\.A-Za-z]|[A-Za-z][A-Za-z0-9+.-]*(?:$|[^A-Za-z0-9+.:-])|\\.(?:$|[^.])|\\.\\.[^/\\\\])",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(16usize));
     /// The ECMA-262 pattern `^sha256:[a-f0-9]{64}$`.
     pub static CHECKSUM_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^sha256:[a-f0-9]{64}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(17usize));
     /// The ECMA-262 pattern `^P-[0-9]{3}$`.
     pub static ERROR_RECORD_CONSTITUTIONAL_PRINCIPLE_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^P-[0-9]{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(18usize));
     /// The ECMA-262 pattern `^(SCH|SEM|CON|REF|CNV)-[0-9]{3}$`.
     pub static ERROR_RECORD_ERROR_CODE_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^(SCH|SEM|CON|REF|CNV)-[0-9]{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(19usize));
     /// The ECMA-262 pattern `^BLK-[0-9]{3}$`.
     pub static BLOCKER_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^BLK-[0-9]{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(20usize));
     /// The ECMA-262 pattern `^F-[0-9]{3}$`.
     pub static FINDING_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^F-[0-9]{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(21usize));
     /// The ECMA-262 pattern `^Q-[0-9]{3}$`.
     pub static QUESTION_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^Q-[0-9]{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(22usize));
     /// The ECMA-262 pattern `^(ps|nse|orch)-[a-z]+(-[a-z]+)*$`.
     pub static AGENT_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^(ps|nse|orch)-[a-z]+(-[a-z]+)*$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(23usize));
     /// The ECMA-262 pattern `^e-\d+$`.
     pub static ENTRY_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^e-\\d+$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(24usize));
     /// The ECMA-262 pattern `^IF-[A-Z]{3}-\d{3}$`.
     pub static INTERFACE_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^IF-[A-Z]{3}-\\d{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(25usize));
     /// The ECMA-262 pattern `^\d+\.\d+(\.\d+)?$`.
     pub static NASA_PROCESS_REFERENCE_NPR_SECTION_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^\\d+\\.\\d+(\\.\\d+)?$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(26usize));
     /// The ECMA-262 pattern `^PROJ-\d{3}(-[a-z0-9-]+)?$`.
     pub static PROJECT_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^PROJ-\\d{3}(-[a-z0-9-]+)?$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(27usize));
     /// The ECMA-262 pattern `^REQ-[A-Z]{3}-\d{3}$`.
     pub static REQUIREMENT_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^REQ-[A-Z]{3}-\\d{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(28usize));
     /// The ECMA-262 pattern `^RISK-\d{3}$`.
     pub static RISK_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^RISK-\\d{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(29usize));
     /// The ECMA-262 pattern `^TST-[A-Z]{3}-\d{3}$`.
     pub static TEST_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^TST-[A-Z]{3}-\\d{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(30usize));
     /// The ECMA-262 pattern `^[a-f0-9]{64}$`.
     pub static EVIDENCE_HASH_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^[a-f0-9]{64}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(31usize));
     /// The ECMA-262 pattern `^E-[A-Z]+-[0-9.]+-[0-9]+$`.
     pub static EVIDENCE_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^E-[A-Z]+-[0-9.]+-[0-9]+$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(32usize));
     /// The ECMA-262 pattern `^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}`.
     pub static EVIDENCE_TIMESTAMP_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(33usize));
     /// The ECMA-262 pattern `^R-\d{8}T\d{6}$`.
     pub static RECOVERY_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^R-\\d{8}T\\d{6}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(34usize));
     /// The ECMA-262 pattern `^(/|\./|~/)`.
     pub static TODO_METADATA_EVIDENCE_LOCATION_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^(/|\\./|~/)",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(35usize));
     /// The ECMA-262 pattern `^≤?\d+m$`.
     pub static TODO_METADATA_TIME_BUDGET_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^≤?\\d+m$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(36usize));
     /// The ECMA-262 pattern `^1\.[0-9]+\.[0-9]+$`.
     pub static SCHEMA_VERSION_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^1\\.[0-9]+\\.[0-9]+$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(37usize));
     /// The ECMA-262 pattern `^WF-[A-Z]{3}-\d{3}$`.
     pub static WORKFLOW_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
-    > = ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(
-        "^WF-[A-Z]{3}-\\d{3}$",
-    ));
+    > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(38usize));
     /// Human or service actor on whose behalf the mission runs
     ///
     /// Schema: `https://jerry.dev/schemas/mission/metadata.json#/definitions/actor_id`

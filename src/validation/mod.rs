@@ -10,6 +10,7 @@
 
 pub(crate) mod agent_rules;
 mod artifact_file;
+mod catalogue;
 pub mod codes;
 mod constitutional;
 mod detect;
@@ -29,7 +30,7 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 pub(crate) use crate::__private::skim::facts::Facts;
-use hooks::Catalogue;
+use catalogue::Catalogue;
 pub use position::{Position, positions};
 pub use report::{Report, placed, record, with_values};
 pub use schema::equal as json_equal;
@@ -448,7 +449,7 @@ impl Validator {
         match given {
             Given::Bytes(bytes) => Subject::from_bytes(reading?, probe.info, bytes).map(Some),
             Given::Value(value) if !probe.pointer.is_empty() => {
-                schema::check_at(catalogue.schemas, probe.info, probe.pointer, value, report);
+                schema::check_at(catalogue, probe.info, probe.pointer, value, report);
                 Some(None)
             }
             Given::Value(value) => match reading.and_then(|reading| Subject::from_value(reading, probe.info, value)) {
@@ -580,7 +581,7 @@ impl Validator {
         input: Input<'_>,
         report: &mut Report,
     ) {
-        if !schema::has_conventions(catalogue.schemas, info, pointer) {
+        if !schema::has_conventions(catalogue, info, pointer) {
             return;
         }
         let parsed;
@@ -589,12 +590,12 @@ impl Validator {
             // Most documents keep every convention: a walk of the bytes that parses only the
             // values a convention applies to tells so, and only a doubt costs a parse.
             Input::Skimmed(_, facts)
-                if pointer.is_empty() && schema::conventions_kept_by_facts(catalogue.schemas, info, facts) =>
+                if pointer.is_empty() && schema::conventions_kept_by_facts(catalogue, info, facts) =>
             {
                 return;
             }
             Input::Bytes(bytes) | Input::Skimmed(bytes, _)
-                if schema::conventions_surely_kept(catalogue.schemas, info, pointer, bytes) =>
+                if schema::conventions_surely_kept(catalogue, info, pointer, bytes) =>
             {
                 return;
             }
@@ -629,7 +630,7 @@ impl Validator {
                 }
             },
         };
-        schema::conventions(catalogue.schemas, info, pointer, value, self.options.strict, report);
+        schema::conventions(catalogue, info, pointer, value, self.options.strict, report);
     }
 }
 
@@ -713,7 +714,7 @@ pub fn validate_as(name: &str, bytes: &[u8]) -> Report {
 /// The schema layer's listing of `value` against the schema at `pointer` in `info`'s file (the
 /// typed path's, after the type's own check failed).
 pub(crate) fn schema_layer(info: &'static SchemaInfo, pointer: &str, value: &Value, report: &mut Report) {
-    schema::check_at(registry::schemas(), info, pointer, value, report);
+    schema::check_at(Catalogue::built_in(), info, pointer, value, report);
 }
 
 /// Gives every record without a schema location (the rule layers' records, and the few the
@@ -807,7 +808,7 @@ fn schema_valid(catalogue: Catalogue, info: &'static SchemaInfo, value: &Value, 
         return true;
     }
     let before = report.records.len();
-    schema::check(catalogue.schemas, info, value, report);
+    schema::check(catalogue, info, value, report);
     if report.records.len() == before {
         // The interpreter and the types agree on every fixture; should they ever differ, the
         // stricter verdict stands and the type's own finding is reported.

@@ -28,11 +28,12 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use serde_json::{Map, Number, Value};
 
+use super::catalogue::Catalogue;
 use super::codes::{self, Code};
 use super::{Report, record, with_values};
 use crate::common::{ErrorRecord, ErrorRecordSeverity};
 use crate::formats::{Date, DateTime};
-use crate::pattern::EcmaPattern;
+use crate::pattern::{EcmaPattern, PatternTable};
 use crate::registry::{self, SchemaInfo};
 use crate::shorten::shortened;
 
@@ -53,21 +54,21 @@ const COPY_ENTRIES: usize = 20;
 
 /// Validates `value` against `info`'s schema, one of `schemas` (the registry's, whose trees are
 /// compiled once, or another set, compiled afresh), and adds one record per violation to `report`.
-pub(crate) fn check(schemas: &'static [SchemaInfo], info: &'static SchemaInfo, value: &Value, report: &mut Report) {
-    check_at(schemas, info, "", value, report);
+pub(crate) fn check(catalogue: Catalogue, info: &'static SchemaInfo, value: &Value, report: &mut Report) {
+    check_at(catalogue, info, "", value, report);
 }
 
 /// [`check`] against the schema at `pointer` in `info`'s file (`""` for its root, or a
 /// definition: `/definitions/agent_reference`).
 pub(crate) fn check_at(
-    schemas: &'static [SchemaInfo],
+    catalogue: Catalogue,
     info: &'static SchemaInfo,
     pointer: &str,
     value: &Value,
     report: &mut Report,
 ) {
     let violations =
-        with_tree(schemas, info, |tree| tree.capped_violations(info.path, pointer, Mode::Seed, value, report.room()));
+        with_tree(catalogue, info, |tree| tree.capped_violations(info.path, pointer, Mode::Seed, value, report.room()));
     match violations {
         Some(found) => {
             for violation in found.kept {
@@ -100,8 +101,8 @@ pub(crate) fn location_of(info: &'static SchemaInfo, instance: &str) -> String {
 
 /// Whether the schema at `pointer` in `info`'s file, or any schema it reaches, carries a
 /// convention (`x-convention`): only then is the convention layer worth a parsed document.
-pub(crate) fn has_conventions(schemas: &'static [SchemaInfo], info: &'static SchemaInfo, pointer: &str) -> bool {
-    with_tree(schemas, info, |tree| {
+pub(crate) fn has_conventions(catalogue: Catalogue, info: &'static SchemaInfo, pointer: &str) -> bool {
+    with_tree(catalogue, info, |tree| {
         Some(tree.convention_root(info.path, pointer).is_some_and(|root| tree.reaches_convention(root)))
     })
     .unwrap_or(false)
@@ -111,12 +112,12 @@ pub(crate) fn has_conventions(schemas: &'static [SchemaInfo], info: &'static Sch
 /// convention of the schema at `pointer` in `info`'s file, told without parsing the document
 /// (`schema/scan.rs`); `false` is doubt, for [`conventions`] on the parsed document to settle.
 pub(crate) fn conventions_surely_kept(
-    schemas: &'static [SchemaInfo],
+    catalogue: Catalogue,
     info: &'static SchemaInfo,
     pointer: &str,
     bytes: &[u8],
 ) -> bool {
-    with_tree(schemas, info, |tree| Some(tree.surely_kept(tree.convention_root(info.path, pointer)?, bytes)))
+    with_tree(catalogue, info, |tree| Some(tree.surely_kept(tree.convention_root(info.path, pointer)?, bytes)))
         .unwrap_or(false)
 }
 
@@ -124,13 +125,13 @@ pub(crate) fn conventions_surely_kept(
 /// that it surely keeps every convention of `info`'s schema (`schema/scan.rs`,
 /// `Tree::kept_by_facts`); `false` is doubt, for [`conventions_surely_kept`] to settle.
 pub(crate) fn conventions_kept_by_facts(
-    schemas: &'static [SchemaInfo],
+    catalogue: Catalogue,
     info: &'static SchemaInfo,
     facts: &super::Facts<'_>,
 ) -> bool {
     facts.envelope
         && info.path == "session_context/v1.1.0.json"
-        && with_tree(schemas, info, |tree| Some(tree.kept_by_facts(tree.convention_root(info.path, "")?, facts)))
+        && with_tree(catalogue, info, |tree| Some(tree.kept_by_facts(tree.convention_root(info.path, "")?, facts)))
             .unwrap_or(false)
 }
 
@@ -138,14 +139,14 @@ pub(crate) fn conventions_kept_by_facts(
 /// breaks against the schema at `pointer` in `info`'s file — a warning, or an error when
 /// `strict`.
 pub(crate) fn conventions(
-    schemas: &'static [SchemaInfo],
+    catalogue: Catalogue,
     info: &'static SchemaInfo,
     pointer: &str,
     value: &Value,
     strict: bool,
     report: &mut Report,
 ) {
-    let found = with_tree(schemas, info, |tree| {
+    let found = with_tree(catalogue, info, |tree| {
         tree.capped_violations(info.path, pointer, Mode::Convention, value, report.room())
     });
     let Some(found) = found else { return };
@@ -161,12 +162,8 @@ pub(crate) fn conventions(
 
 /// Runs `f` on the compiled tree of `info`'s file: the registry's (compiled once) or, for
 /// another set of schemas, one compiled afresh.
-fn with_tree<T>(
-    schemas: &'static [SchemaInfo],
-    info: &'static SchemaInfo,
-    f: impl FnOnce(&Tree) -> Option<T>,
-) -> Option<T> {
-    if std::ptr::eq(schemas, registry::schemas()) { f(tree_of(info)?) } else { f(&Compiler::compile(schemas, info)) }
+fn with_tree<T>(catalogue: Catalogue, info: &'static SchemaInfo, f: impl FnOnce(&Tree) -> Option<T>) -> Option<T> {
+    if catalogue.is_built_in() { f(tree_of(info)?) } else { f(&Compiler::compile(catalogue, info)) }
 }
 
 /// Testing hook: the `(keyword, instance pointer)` of every violation the interpreter finds in
@@ -182,11 +179,11 @@ pub fn interpret(schema: &str, value: &Value) -> Vec<(String, String)> {
 
 /// Testing hook: [`interpret`] against a schema of another set of schemas, such as the
 /// conformance corpus generated into its own crate. The set is compiled afresh on every call.
-pub fn interpret_in(schemas: &'static [SchemaInfo], schema: &str, value: &Value) -> Vec<(String, String)> {
+pub fn interpret_in(catalogue: Catalogue, schema: &str, value: &Value) -> Vec<(String, String)> {
     let (name, fragment) = schema.split_once('#').unwrap_or((schema, ""));
     pairs(
-        registry::lookup_in(schemas, name)
-            .and_then(|info| Compiler::compile(schemas, info).violations(info.path, fragment, Mode::Seed, value)),
+        registry::lookup_in(catalogue.schemas, name)
+            .and_then(|info| Compiler::compile(catalogue, info).violations(info.path, fragment, Mode::Seed, value)),
     )
 }
 
@@ -490,25 +487,36 @@ fn tree_of(info: &'static SchemaInfo) -> Option<&'static Tree> {
         .filter(|&index| offset.is_multiple_of(size) && schemas.get(index).is_some_and(|s| std::ptr::eq(s, info)))
         .or_else(|| schemas.iter().position(|s| s.path == info.path))?;
     let file = schemas.get(index)?;
-    Some(trees.get(index)?.get_or_init(|| Compiler::compile(schemas, file)))
+    Some(trees.get(index)?.get_or_init(|| Compiler::compile(Catalogue::built_in(), file)))
 }
 
-/// The compiled pattern for `source`, compiled once per process.
-fn pattern(source: &'static str) -> Result<Arc<EcmaPattern>, String> {
+/// The pattern written `source`, read once per process from the DFA the generator built for it
+/// (`patterns`: the catalogue's table, which holds every pattern of its schemas).
+fn pattern(patterns: &'static PatternTable, source: &'static str) -> Result<Arc<EcmaPattern>, String> {
     static PATTERNS: OnceLock<Mutex<HashMap<&'static str, Arc<EcmaPattern>>>> = OnceLock::new();
-    let mut patterns = PATTERNS.get_or_init(Mutex::default).lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(compiled) = patterns.get(source) {
-        return Ok(Arc::clone(compiled));
+    let mut cache = PATTERNS.get_or_init(Mutex::default).lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(read) = cache.get(source) {
+        return Ok(Arc::clone(read));
     }
-    let compiled = Arc::new(EcmaPattern::try_new(source).map_err(|e| format!("invalid pattern {source:?}: {e}"))?);
-    patterns.insert(source, Arc::clone(&compiled));
-    Ok(compiled)
+    let Some(read) = patterns.find(source) else {
+        return Err(format!(
+            "pattern {source:?} is not in the catalogue's pattern table: the generator builds every schema pattern's DFA"
+        ));
+    };
+    if let Some(problem) = read.problem() {
+        return Err(format!("pattern {source:?} cannot be matched: {problem}"));
+    }
+    let read = Arc::new(read);
+    cache.insert(source, Arc::clone(&read));
+    Ok(read)
 }
 
 /// Builds a [`Tree`].
 struct Compiler {
     /// The set of schemas `$ref`s are resolved in.
     schemas: &'static [SchemaInfo],
+    /// Their patterns, with their DFAs.
+    patterns: &'static PatternTable,
     nodes: Vec<Node>,
     index: HashMap<(&'static str, String, Mode), NodeId>,
     locations: Vec<(&'static str, String)>,
@@ -516,8 +524,14 @@ struct Compiler {
 
 impl Compiler {
     /// Compiles `file`'s root and every definition.
-    fn compile(schemas: &'static [SchemaInfo], file: &'static SchemaInfo) -> Tree {
-        let mut compiler = Self { schemas, nodes: Vec::new(), index: HashMap::new(), locations: Vec::new() };
+    fn compile(catalogue: Catalogue, file: &'static SchemaInfo) -> Tree {
+        let mut compiler = Self {
+            schemas: catalogue.schemas,
+            patterns: catalogue.patterns,
+            nodes: Vec::new(),
+            index: HashMap::new(),
+            locations: Vec::new(),
+        };
         for mode in [Mode::Seed, Mode::Convention] {
             compiler.node(file, String::new(), mode);
             if let Some(definitions) = file.document.get("definitions").and_then(Value::as_object) {
@@ -637,7 +651,10 @@ impl Compiler {
                 }
                 "enum" => s.enumeration = Some(value),
                 "const" => s.constant = Some(value),
-                "pattern" => match value.as_str().ok_or_else(|| "pattern is not a string".to_owned()).and_then(pattern)
+                "pattern" => match value
+                    .as_str()
+                    .ok_or_else(|| "pattern is not a string".to_owned())
+                    .and_then(|source| pattern(self.patterns, source))
                 {
                     Ok(compiled) => s.pattern = Some(compiled),
                     Err(reason) => s.problems.push(("pattern", reason)),

@@ -4,8 +4,8 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "schemas".to_owned());
     match jerry_contracts_codegen::generate(std::path::Path::new(&dir)) {
-        Ok(source) => {
-            print!("{source}");
+        Ok(generated) => {
+            print!("{}", generated.source);
             ExitCode::SUCCESS
         }
         Err(err) => {

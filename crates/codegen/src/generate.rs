@@ -17,8 +17,74 @@ use crate::model::Model;
 use crate::naming::pascal;
 use crate::plan::{FLAT_MODULE, Kind, Plan, TypeDef};
 
-/// Generates the complete source file for `plan`.
-pub fn source(plan: &Plan, model: &Model) -> Result<String, Vec<Problem>> {
+/// Where the generated code finds the pattern table's DFA files: the directory, as an environment
+/// variable of the including crate's build and a path under it (`CARGO_MANIFEST_DIR` and
+/// `/src/generated/` for the committed form; `OUT_DIR` and `/` for a build script's).
+#[derive(Debug, Clone, Copy)]
+pub struct DfaPlace {
+    /// The environment variable (`env!`) that names the base directory.
+    pub variable: &'static str,
+    /// The directory under it, with a leading and a trailing `/`.
+    pub directory: &'static str,
+}
+
+/// The names of the two DFA files of the pattern table, little- and big-endian.
+pub const DFA_FILES: [&str; 2] = ["patterns-le.dfa", "patterns-be.dfa"];
+
+/// The pattern table's DFAs, one after the other, each at a multiple of eight (little- and
+/// big-endian), and each pattern's range in them.
+pub fn dfa_files(plan: &Plan) -> ([Vec<u8>; 2], Vec<(usize, usize)>) {
+    let (mut little, mut big, mut ranges) = (Vec::new(), Vec::new(), Vec::new());
+    for (_, dfa) in &plan.table {
+        let start = little.len();
+        little.extend_from_slice(&dfa.little_endian);
+        big.extend_from_slice(&dfa.big_endian);
+        ranges.push((start, little.len()));
+        while little.len() % 8 != 0 {
+            little.push(0);
+            big.push(0);
+        }
+    }
+    ([little, big], ranges)
+}
+
+/// The pattern table (`PATTERN_TABLE`: every pattern of the schemas with the range of its DFA in
+/// the DFA files, which it includes from `place`) and the garde rules' statics, each read from
+/// its entry.
+fn pattern_items(plan: &Plan, place: DfaPlace) -> TokenStream {
+    let (_, ranges) = dfa_files(plan);
+    let entries = plan.table.iter().zip(&ranges).map(|((pattern, _), (start, end))| {
+        let literal = Literal::string(pattern);
+        quote!((#literal, #start, #end),)
+    });
+    let variable = place.variable;
+    let [little, big] = DFA_FILES.map(|name| format!("{}{name}", place.directory));
+    let names = crate::naming::pattern_statics(plan);
+    let statics = plan.patterns.iter().zip(&names).enumerate().map(|(index, (pattern, name))| {
+        let ident = format_ident!("{name}");
+        let doc = format!(" The ECMA-262 pattern `{pattern}`.");
+        quote! {
+            #[doc = #doc]
+            pub static #ident: ::std::sync::LazyLock<::jerry_contracts::pattern::EcmaPattern> =
+                ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(#index));
+        }
+    });
+    quote! {
+        /// Every pattern of the schemas with its dense DFA, built and serialised by the generator
+        /// (the files beside this one): the garde rules' statics and the schema layer read them.
+        pub static PATTERN_TABLE: ::jerry_contracts::pattern::PatternTable = ::jerry_contracts::pattern::PatternTable {
+            #[cfg(target_endian = "little")]
+            dfas: &::jerry_contracts::pattern::AlignedBytes(*include_bytes!(concat!(env!(#variable), #little))),
+            #[cfg(target_endian = "big")]
+            dfas: &::jerry_contracts::pattern::AlignedBytes(*include_bytes!(concat!(env!(#variable), #big))),
+            entries: &[#(#entries)*],
+        };
+        #(#statics)*
+    }
+}
+
+/// Generates the complete source file for `plan`, with the pattern table's DFA files at `place`.
+pub fn source(plan: &Plan, model: &Model, place: DfaPlace) -> Result<String, Vec<Problem>> {
     let (mut file, declared) = shapes(plan)?;
     let members = attributes::apply(&mut file, plan, model, &declared)?;
     crate::newtypes::apply(&mut file, plan, &declared)?;
@@ -43,17 +109,7 @@ pub fn source(plan: &Plan, model: &Model) -> Result<String, Vec<Problem>> {
         aliases.push(quote! { #[doc = #doc] pub type #ident = #target; });
     }
     let flat_items = file.items;
-    let names = crate::naming::pattern_statics(plan);
-    let patterns = plan.patterns.iter().zip(&names).map(|(pattern, name)| {
-        let ident = format_ident!("{name}");
-        let literal = Literal::string(pattern);
-        let doc = format!(" The ECMA-262 pattern `{pattern}`.");
-        quote! {
-            #[doc = #doc]
-            pub static #ident: ::std::sync::LazyLock<::jerry_contracts::pattern::EcmaPattern> =
-                ::std::sync::LazyLock::new(|| ::jerry_contracts::pattern::EcmaPattern::new(#literal));
-        }
-    });
+    let patterns = pattern_items(plan, place);
     let agent_types = agent_flat_names(model);
     let dispatches = plan.types.iter().filter_map(|def| dispatch(def, model, &agent_types));
     let documents = documents(plan, model);
@@ -97,7 +153,7 @@ pub fn source(plan: &Plan, model: &Model) -> Result<String, Vec<Problem>> {
             {
                 <T as ::serde::Deserialize>::deserialize(deserializer).map(::std::option::Option::Some)
             }
-            #(#patterns)*
+            #patterns
             #(#flat_items)*
             #(#aliases)*
             #(#dispatches)*

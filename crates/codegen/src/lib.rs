@@ -76,19 +76,31 @@ pub enum Embed {
     /// committed form, the same in every checkout ([`generate`]).
     UnderCrateRoot,
     /// By their absolute path where they are now: for a build script that generates a corpus
-    /// of its own into `OUT_DIR` (the conformance crate).
+    /// of its own into `OUT_DIR` (the conformance crate), and writes [`Generated::files`] there.
     Absolute,
+}
+
+/// What the generator writes: the Rust source and the files it includes from beside itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Generated {
+    /// The Rust source ([`GENERATED_PATH`] in the committed form).
+    pub source: String,
+    /// The files the source includes, by name, to be written in the source's directory (the
+    /// committed form) or in `OUT_DIR` ([`Embed::Absolute`]): the pattern table's DFAs.
+    pub files: Vec<(&'static str, Vec<u8>)>,
 }
 
 /// Generates the Rust source for every schema under `schemas`, as committed at
 /// [`GENERATED_PATH`]: a header that records the fingerprint of every schema file it comes
-/// from, the types, and the schema files embedded for the registry ([`Embed::UnderCrateRoot`]).
-pub fn generate(schemas: &Path) -> Result<String, CodegenError> {
+/// from, the types, and the schema files embedded for the registry ([`Embed::UnderCrateRoot`]);
+/// and the pattern table's DFA files, committed beside it.
+pub fn generate(schemas: &Path) -> Result<Generated, CodegenError> {
     generate_with(schemas, Embed::UnderCrateRoot)
 }
 
-/// [`generate`], with the embedded schema files named as `embed` says.
-pub fn generate_with(schemas: &Path, embed: Embed) -> Result<String, CodegenError> {
+/// [`generate`], with the embedded schema files named as `embed` says (and the DFA files
+/// included from the source's directory under the crate root, or from `OUT_DIR`).
+pub fn generate_with(schemas: &Path, embed: Embed) -> Result<Generated, CodegenError> {
     let (corpus, plan) = load_plan(schemas)?;
     // The model reads every type; a shape it cannot carry fails the generation here too.
     let model = model::Model::new(&corpus, &plan).map_err(CodegenError::Schemas)?;
@@ -100,13 +112,19 @@ pub fn generate_with(schemas: &Path, embed: Embed) -> Result<String, CodegenErro
          // The build refuses this file when a schema file differs from the fingerprint below.\n{}\n",
         fingerprint::render(&files)
     );
-    source.push_str(&generate::source(&plan, &model).map_err(CodegenError::Schemas)?);
+    let place = match embed {
+        Embed::UnderCrateRoot => generate::DfaPlace { variable: "CARGO_MANIFEST_DIR", directory: "/src/generated/" },
+        Embed::Absolute => generate::DfaPlace { variable: "OUT_DIR", directory: "/" },
+    };
+    source.push_str(&generate::source(&plan, &model, place).map_err(CodegenError::Schemas)?);
     let base = match embed {
         Embed::UnderCrateRoot => None,
         Embed::Absolute => Some(schemas.canonicalize().unwrap_or_else(|_| schemas.to_path_buf())),
     };
     source.push_str(&generate::embedded(&corpus, base.as_deref()).map_err(CodegenError::Schemas)?);
-    Ok(source)
+    let (dfas, _) = generate::dfa_files(&plan);
+    let files = generate::DFA_FILES.into_iter().zip(dfas).collect();
+    Ok(Generated { source, files })
 }
 
 /// Generates the Python module `jerry_contracts.types` (the `TypedDict`s of [`python`]) for every

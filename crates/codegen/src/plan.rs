@@ -91,6 +91,11 @@ pub struct Plan {
     pub types: Vec<TypeDef>,
     /// Distinct ECMA-262 patterns; the generated code has one static matcher per entry.
     pub patterns: Vec<String>,
+    /// Every distinct pattern the schemas hold (those of [`Plan::patterns`] first, in its order,
+    /// then the others: on schemas that are not strings, beside `format: uuid`, in the
+    /// conventions), with its dense DFA serialised for the runtime: the generated pattern table,
+    /// which the garde statics and the schema layer read.
+    pub table: Vec<(String, jerry_contracts_ecma::SerializedDfa)>,
 }
 
 impl Plan {
@@ -124,6 +129,10 @@ struct Planner<'a> {
     locations: HashMap<(String, String), usize>,
     consts: HashMap<(String, String), usize>,
     patterns: Vec<String>,
+    /// Every pattern of the table, in the order first met.
+    tabled: Vec<String>,
+    /// The DFA of every pattern of `tabled`, by pattern.
+    dfas: HashMap<String, jerry_contracts_ecma::SerializedDfa>,
     problems: Vec<Problem>,
 }
 
@@ -140,6 +149,8 @@ pub fn plan(corpus: &Corpus) -> Result<Plan, Vec<Problem>> {
         locations: HashMap::new(),
         consts: HashMap::new(),
         patterns: Vec::new(),
+        tabled: Vec::new(),
+        dfas: HashMap::new(),
         problems: Vec::new(),
     };
     let mut named = Vec::new();
@@ -206,7 +217,7 @@ impl Planner<'_> {
         if node.contains_key("if") {
             return self.dispatch(file, pointer, node);
         }
-        self.problems.extend(keywords::check(file, pointer, node, false));
+        self.check_keywords(file, pointer, node, false);
         if node.contains_key("$ref") {
             return (Kind::Newtype, self.reference(file, pointer, node));
         }
@@ -247,7 +258,7 @@ impl Planner<'_> {
         if map.contains_key("if") {
             return self.problem(file, pointer, "if/then/else is only supported as a named dispatch definition");
         }
-        self.problems.extend(keywords::check(file, pointer, map, false));
+        self.check_keywords(file, pointer, map, false);
         if map.contains_key("$ref") {
             let mut lowered = self.reference(file, pointer, map);
             annotate(&mut lowered, map);
@@ -531,7 +542,7 @@ impl Planner<'_> {
                     rust_type("jerry_contracts::formats::Uuid")
                 }
                 _ => {
-                    self.collect_pattern(file, pointer, map);
+                    self.collect_pattern(map);
                     json!({"type": "string"})
                 }
             },
@@ -558,37 +569,77 @@ impl Planner<'_> {
         }
     }
 
-    fn collect_pattern(&mut self, file: &str, pointer: &str, map: &Map<String, Value>) {
+    /// Makes the pattern of a string schema a garde rule's: one of the statics, read from the
+    /// table ([`Self::check_keywords`] put it there, or reported why it cannot be).
+    fn collect_pattern(&mut self, map: &Map<String, Value>) {
         let Some(pattern) = map.get("pattern").and_then(Value::as_str) else { return };
-        if let Err(err) = regress::Regex::new(pattern) {
-            self.problem(file, &format!("{pointer}/pattern"), format!("not an ECMA-262 regular expression: {err}"));
-            return;
-        }
-        // Every pattern must match in linear time whatever the text: its `regex` translation
-        // must exist and parse. Backreferences, lookaround and the like have none.
-        let linear =
-            jerry_contracts_ecma::translate(pattern).is_some_and(|t| regex_syntax::Parser::new().parse(&t).is_ok());
-        if !linear {
-            self.problem(
-                file,
-                &format!("{pointer}/pattern"),
-                format!(
-                    "pattern {pattern:?} needs a feature only a backtracking engine has (lookaround, a backreference, \
-                     or a class the linear-time translation cannot spell); matching it could take time quadratic or worse \
-                     in the text, so rewrite it without that feature"
-                ),
-            );
-            return;
-        }
-        if !self.patterns.iter().any(|p| p == pattern) {
+        if self.dfas.contains_key(pattern) && !self.patterns.iter().any(|p| p == pattern) {
             self.patterns.push(pattern.to_owned());
+        }
+    }
+
+    /// Checks the keywords of one schema object ([`keywords::check`]) and puts its pattern and
+    /// the pattern of its `x-convention`, if any, in the table: the schema layer matches every
+    /// pattern of a schema, whatever its type, and the convention reading those of the
+    /// conventions.
+    fn check_keywords(&mut self, file: &str, pointer: &str, map: &Map<String, Value>, dispatch: bool) {
+        let problems = keywords::check(file, pointer, map, dispatch);
+        let checked = problems.is_empty();
+        self.problems.extend(problems);
+        match map.get("pattern") {
+            Some(Value::String(pattern)) => self.tabulate(file, &format!("{pointer}/pattern"), pattern),
+            Some(other) => {
+                self.problem(file, &format!("{pointer}/pattern"), format!("pattern {other} is not a string"));
+            }
+            None => {}
+        }
+        let convention = map.get("x-convention").and_then(|c| c.get("pattern")).and_then(Value::as_str);
+        if let Some(pattern) = convention.filter(|_| checked) {
+            self.tabulate(file, &format!("{pointer}/x-convention/pattern"), pattern);
+        }
+    }
+
+    /// Puts `pattern` (at `pointer` in `file`) in the pattern table with its DFA; a pattern that
+    /// is not ECMA-262, has no linear-time spelling or whose DFA cannot be built is a problem
+    /// there.
+    fn tabulate(&mut self, file: &str, pointer: &str, pattern: &str) {
+        use jerry_contracts_ecma::DfaError;
+        if self.dfas.contains_key(pattern) {
+            return;
+        }
+        match jerry_contracts_ecma::serialized_dfa(pattern) {
+            Ok(dfa) => {
+                self.dfas.insert(pattern.to_owned(), dfa);
+                self.tabled.push(pattern.to_owned());
+            }
+            Err(DfaError::Syntax(err)) => {
+                self.problem(file, pointer, format!("not an ECMA-262 regular expression: {err}"));
+            }
+            Err(DfaError::NotLinear) => {
+                self.problem(
+                    file,
+                    pointer,
+                    format!(
+                        "pattern {pattern:?} needs a feature only a backtracking engine has (lookaround, a backreference, \
+                         or a class the linear-time translation cannot spell); matching it could take time quadratic or worse \
+                         in the text, so rewrite it without that feature"
+                    ),
+                );
+            }
+            Err(err) => {
+                self.problem(
+                    file,
+                    pointer,
+                    format!("pattern {pattern:?} cannot be carried: {err}; the runtime matches only the DFAs the generator builds"),
+                );
+            }
         }
     }
 
     /// The dispatch shape: `if` the object has an `agent_id` listed, `then` one `if`/`then` per
     /// agent id, `else` a fallback reference.
     fn dispatch(&mut self, file: &str, pointer: &str, map: &Map<String, Value>) -> (Kind, Value) {
-        self.problems.extend(keywords::check(file, pointer, map, true));
+        self.check_keywords(file, pointer, map, true);
         let malformed = |this: &mut Self, message: &str| {
             (Kind::Newtype, this.problem(file, pointer, format!("unsupported if/then/else: {message}")))
         };
@@ -701,7 +752,13 @@ impl Planner<'_> {
         }
         mark_validating(&mut self.types);
         self.types.sort_by(|a, b| a.flat.cmp(&b.flat));
-        Ok(Plan { types: self.types, patterns: self.patterns })
+        let mut table = Vec::new();
+        for pattern in self.patterns.iter().chain(self.tabled.iter().filter(|p| !self.patterns.contains(p))) {
+            if let Some(dfa) = self.dfas.remove(pattern) {
+                table.push((pattern.clone(), dfa));
+            }
+        }
+        Ok(Plan { types: self.types, patterns: self.patterns, table })
     }
 }
 

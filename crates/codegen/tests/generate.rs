@@ -28,12 +28,12 @@ fn generate_with(file: &str, edit: impl FnOnce(&mut Value)) -> Result<String, St
     let mut schema: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
     edit(&mut schema);
     fs::write(&path, serde_json::to_string_pretty(&schema).unwrap()).unwrap();
-    jerry_contracts_codegen::generate(dir.path()).map_err(|e| e.to_string())
+    jerry_contracts_codegen::generate(dir.path()).map(|generated| generated.source).map_err(|e| e.to_string())
 }
 
 #[test]
 fn the_corpus_generates() {
-    let source = jerry_contracts_codegen::generate(&corpus_dir()).expect("the corpus generates");
+    let source = jerry_contracts_codegen::generate(&corpus_dir()).expect("the corpus generates").source;
     for name in ["pub mod agents", "pub mod ps", "ResearcherOutput", "pub mod v1_1", "RequirementId", "ConfidenceScore"]
     {
         assert!(source.contains(name), "generated source lacks {name}");
@@ -121,12 +121,50 @@ fn a_pattern_only_a_backtracking_engine_can_run_fails_naming_its_place() {
     }
 }
 
-/// Generates from a corpus of one schema file, `probe/thing.json`.
-fn generate_one(schema: Value) -> String {
+#[test]
+fn a_pattern_whose_dfa_is_too_large_fails_naming_its_place() {
+    // The classic exponential DFA: the 22nd character from the end is an `a`.
+    let err = generate_with("common/types.json", |s| {
+        s["definitions"]["risk_id"]["pattern"] = json!("(a|b)*a(a|b){21}$");
+    })
+    .expect_err("a DFA past the limit");
+    assert!(
+        err.contains("common/types.json#/definitions/risk_id/pattern: pattern") && err.contains("DFA cannot be built"),
+        "{err}"
+    );
+}
+
+#[test]
+fn every_pattern_of_a_schema_is_in_the_table_whatever_its_type() {
+    // `pattern` on an integer: validators ignore it on numbers, and the schema layer compiles it
+    // all the same, so the table holds its DFA.
+    let dir = one_schema(json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$id": "https://jerry.dev/schemas/probe/thing.json",
+        "type": "object",
+        "properties": {"count": {"type": "integer", "pattern": "^[0-9]{2}$"}, "name": {"type": "string", "pattern": "^n-[a-z]+$"}},
+    }));
+    let generated = jerry_contracts_codegen::generate(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(generated.source.contains(r#"("^n-[a-z]+$", 0usize,"#), "the garde pattern comes first");
+    assert!(generated.source.contains(r#"("^[0-9]{2}$","#), "the integer's pattern is in the table");
+    let [(little_name, little), (big_name, big)] = generated.files.as_slice() else { panic!("two DFA files") };
+    assert_eq!((*little_name, *big_name), ("patterns-le.dfa", "patterns-be.dfa"));
+    assert_eq!(little.len(), big.len());
+    assert!(little.len() % 8 == 0 && !little.is_empty());
+}
+
+/// A corpus of one schema file, `probe/thing.json`.
+fn one_schema(schema: Value) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     fs::create_dir_all(dir.path().join("probe")).unwrap();
     fs::write(dir.path().join("probe/thing.json"), serde_json::to_string_pretty(&schema).unwrap()).unwrap();
-    jerry_contracts_codegen::generate(dir.path()).unwrap_or_else(|e| panic!("{e}"))
+    dir
+}
+
+/// Generates from a corpus of one schema file, `probe/thing.json`.
+fn generate_one(schema: Value) -> String {
+    let dir = one_schema(schema);
+    jerry_contracts_codegen::generate(dir.path()).unwrap_or_else(|e| panic!("{e}")).source
 }
 
 /// The lines of the generated item declared by `decl` (`pub struct Thing {`, `pub ref_id:`),
@@ -184,7 +222,7 @@ fn field_docs_state_constraints_and_not_the_name() {
 
 #[test]
 fn the_corpus_reads_as_written_by_hand() {
-    let source = jerry_contracts_codegen::generate(&corpus_dir()).expect("the corpus generates");
+    let source = jerry_contracts_codegen::generate(&corpus_dir()).expect("the corpus generates").source;
     // Types named in strings are spelled as source spells them.
     for line in source.lines().filter(|l| l.contains("with = \"")) {
         assert!(!line.contains(":: ") && !line.contains(" <"), "{line}");
