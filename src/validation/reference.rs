@@ -18,7 +18,6 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::json;
-use sha2::{Digest, Sha256};
 
 use super::agent_rules::{self, RuleLayer};
 use super::artifact_file::{self, Opened, Refusal};
@@ -242,8 +241,20 @@ impl Digests {
 /// The SHA-256 of a file's bytes in lowercase hex, read in bounded chunks, at most `limit` bytes
 /// (a file that grows past it while read, or a `/proc` file that says it is empty, is refused).
 fn sha256(file: File, limit: u64) -> Result<String, String> {
-    let mut hasher = Sha256::new();
-    let read = io::copy(&mut file.take(limit.saturating_add(1)), &mut hasher).map_err(|err| err.to_string())?;
+    let mut hasher = hmac_sha256::Hash::new();
+    let mut reader = file.take(limit.saturating_add(1));
+    let mut buffer = vec![0_u8; 64 * 1024];
+    let mut read: u64 = 0;
+    loop {
+        let count = match reader.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(count) => count,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err.to_string()),
+        };
+        hasher.update(buffer.get(..count).unwrap_or_default());
+        read = read.saturating_add(u64::try_from(count).unwrap_or(u64::MAX));
+    }
     if read > limit {
         return Err(format!("it holds more than the limit of {limit} bytes for hashing (--max-artifact-bytes)"));
     }
@@ -366,5 +377,20 @@ mod tests {
         fn the_one_pass_check_agrees_with_the_stated_rule(path in "[a./\\\\:é\\n+]{0,12}") {
             prop_assert_eq!(path_problem(&path), stated(&path));
         }
+    }
+
+    /// A file of several read buffers, hashed in chunks, has the digest of its whole bytes (the
+    /// expected value from Python's hashlib); one byte past the limit is refused.
+    #[test]
+    fn a_file_is_hashed_across_chunks_within_its_limit() {
+        #![allow(clippy::unwrap_used)]
+        let bytes: Vec<u8> = (0..200_003_u32).map(|i| u8::try_from(i % 251).unwrap()).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("artifact.bin");
+        std::fs::write(&path, &bytes).unwrap();
+        let digest = super::sha256(std::fs::File::open(&path).unwrap(), 200_003).unwrap();
+        assert_eq!(digest, "49cbf04ab31e40bccff20650404805fc4a1f508e56d891f406ec592a2176d2e4");
+        let refused = super::sha256(std::fs::File::open(&path).unwrap(), 200_002).unwrap_err();
+        assert!(refused.contains("more than the limit of 200002 bytes"), "{refused}");
     }
 }
