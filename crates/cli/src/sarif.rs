@@ -11,7 +11,7 @@ use std::path::Path;
 use jerry_contracts::common::{ErrorRecord, ErrorRecordSeverity};
 use jerry_contracts::validation::codes::{self, Basis, Code, Layer};
 use jerry_contracts::validation::{Report, placed};
-use percent_encoding::{AsciiSet, CONTROLS};
+use jerry_contracts_schema_tools::uri::{encode_path, file_uri};
 use serde_json::{Map, Value, json};
 
 /// The SARIF version written.
@@ -23,27 +23,6 @@ pub const SCHEMA: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata0
 /// The base that relative artifact locations are resolved against: the directory the command
 /// ran in, given in the run's `originalUriBaseIds`.
 pub const SOURCE_ROOT: &str = "%SRCROOT%";
-
-/// What a path keeps unescaped in a URI: the unreserved characters, `/` and the sub-delimiters
-/// but `:` (which would make a relative path's first segment a scheme); every other byte,
-/// non-ASCII ones included, is percent-encoded.
-const PATH: &AsciiSet = &CONTROLS
-    .add(b' ')
-    .add(b'"')
-    .add(b'#')
-    .add(b'%')
-    .add(b':')
-    .add(b'<')
-    .add(b'>')
-    .add(b'?')
-    .add(b'[')
-    .add(b'\\')
-    .add(b']')
-    .add(b'^')
-    .add(b'`')
-    .add(b'{')
-    .add(b'|')
-    .add(b'}');
 
 /// A run's SARIF log, written as it goes: [`Log::begin`], a [`Log::document`] for every
 /// document judged, then [`Log::end`].
@@ -226,32 +205,18 @@ fn result(path: Option<&Path>, document_line: Option<usize>, record: &ErrorRecor
 /// as a `file:` URI.
 fn artifact_location(path: &Path) -> Value {
     if path.is_absolute() {
-        json!({ "uri": format!("file://{}", encode(path)) })
+        json!({ "uri": file_uri(path) })
     } else {
         let relative: std::path::PathBuf =
             path.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect();
-        json!({ "uri": encode(&relative), "uriBaseId": SOURCE_ROOT })
+        json!({ "uri": encode_path(&relative), "uriBaseId": SOURCE_ROOT })
     }
 }
 
 /// A directory as a `file:` URI ending in `/`, as a base must.
 fn directory_uri(dir: &Path) -> String {
-    let uri = format!("file://{}", encode(dir));
+    let uri = file_uri(dir);
     if uri.ends_with('/') { uri } else { uri + "/" }
-}
-
-/// A path's bytes, percent-encoded for a URI.
-fn encode(path: &Path) -> String {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        percent_encoding::percent_encode(path.as_os_str().as_bytes(), PATH).to_string()
-    }
-    #[cfg(not(unix))]
-    {
-        let text = path.to_string_lossy().replace('\\', "/");
-        percent_encoding::utf8_percent_encode(&text, PATH).to_string()
-    }
 }
 
 #[cfg(test)]
@@ -260,8 +225,8 @@ mod tests {
 
     #[test]
     fn paths_become_uris_that_keep_every_byte() {
-        assert_eq!(encode(Path::new("a b/c:d#%.json")), "a%20b/c%3Ad%23%25.json");
-        assert_eq!(encode(Path::new("é.json")), "%C3%A9.json");
+        assert_eq!(encode_path(Path::new("a b/c:d#%.json")), "a%20b/c%3Ad%23%25.json");
+        assert_eq!(encode_path(Path::new("é.json")), "%C3%A9.json");
         assert_eq!(artifact_location(Path::new("./x/./y.json"))["uri"], "x/y.json");
         assert_eq!(artifact_location(Path::new("/t/y.json"))["uri"], "file:///t/y.json");
         assert_eq!(directory_uri(Path::new("/")), "file:///");

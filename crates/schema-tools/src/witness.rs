@@ -107,7 +107,7 @@ impl Version {
     pub fn load(path: &Path) -> Result<Self, DiffError> {
         let schema = diff::load(path)?;
         let absolute = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
-        let base = diff::base_document(&schema).unwrap_or_else(|| file_uri(&absolute));
+        let base = diff::base_document(&schema).unwrap_or_else(|| crate::uri::file_uri(&absolute));
         let mut documents = BTreeMap::new();
         documents.insert(base.clone(), schema.clone());
         let mut unresolved = Vec::new();
@@ -201,22 +201,6 @@ fn build(schema: &Value, documents: &Arc<BTreeMap<String, Value>>) -> Result<jso
         .with_retriever(Documents(documents.clone()))
         .build(schema)
         .map_err(|e| e.to_string())
-}
-
-/// The `file:` URI of an absolute path.
-fn file_uri(path: &Path) -> String {
-    let text = path.to_string_lossy();
-    let encoded: String = text
-        .chars()
-        .map(|c| match c {
-            ' ' => "%20".to_owned(),
-            '#' => "%23".to_owned(),
-            '%' => "%25".to_owned(),
-            '?' => "%3F".to_owned(),
-            c => c.to_string(),
-        })
-        .collect();
-    format!("file://{encoded}")
 }
 
 /// The file at `target`'s place relative to the schema: the schema's URI `base` is at `file`,
