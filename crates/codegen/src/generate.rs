@@ -49,11 +49,10 @@ pub fn dfa_files(plan: &Plan) -> ([Vec<u8>; 2], Vec<(usize, usize)>) {
 }
 
 /// The pattern table (`PATTERN_TABLE`: every pattern of the schemas with the range of its DFA in
-/// the DFA files, which it includes from `place`) and the garde rules' statics, each read from
-/// its entry.
-fn pattern_items(plan: &Plan, place: DfaPlace) -> TokenStream {
-    let (_, ranges) = dfa_files(plan);
-    let entries = plan.table.iter().zip(&ranges).map(|((pattern, _), (start, end))| {
+/// the DFA files, `ranges` as [`dfa_files`] gives them, which it includes from `place`) and the
+/// garde rules' statics, each read from its entry.
+fn pattern_items(plan: &Plan, place: DfaPlace, ranges: &[(usize, usize)]) -> TokenStream {
+    let entries = plan.table.iter().zip(ranges).map(|((pattern, _), (start, end))| {
         let literal = Literal::string(pattern);
         quote!((#literal, #start, #end),)
     });
@@ -83,8 +82,9 @@ fn pattern_items(plan: &Plan, place: DfaPlace) -> TokenStream {
     }
 }
 
-/// Generates the complete source file for `plan`, with the pattern table's DFA files at `place`.
-pub fn source(plan: &Plan, model: &Model, place: DfaPlace) -> Result<String, Vec<Problem>> {
+/// Generates the complete source file for `plan`, with the pattern table's DFA files at `place`
+/// and each pattern's DFA at its range of `ranges` ([`dfa_files`]).
+pub fn source(plan: &Plan, model: &Model, place: DfaPlace, ranges: &[(usize, usize)]) -> Result<String, Vec<Problem>> {
     let (mut file, declared) = shapes(plan)?;
     let members = attributes::apply(&mut file, plan, model, &declared)?;
     crate::newtypes::apply(&mut file, plan, &declared)?;
@@ -109,7 +109,7 @@ pub fn source(plan: &Plan, model: &Model, place: DfaPlace) -> Result<String, Vec
         aliases.push(quote! { #[doc = #doc] pub type #ident = #target; });
     }
     let flat_items = file.items;
-    let patterns = pattern_items(plan, place);
+    let patterns = pattern_items(plan, place, ranges);
     let agent_types = agent_flat_names(model);
     let dispatches = plan.types.iter().filter_map(|def| dispatch(def, model, &agent_types));
     let documents = documents(plan, model);

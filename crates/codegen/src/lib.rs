@@ -116,13 +116,13 @@ pub fn generate_with(schemas: &Path, embed: Embed) -> Result<Generated, CodegenE
         Embed::UnderCrateRoot => generate::DfaPlace { variable: "CARGO_MANIFEST_DIR", directory: "/src/generated/" },
         Embed::Absolute => generate::DfaPlace { variable: "OUT_DIR", directory: "/" },
     };
-    source.push_str(&generate::source(&plan, &model, place).map_err(CodegenError::Schemas)?);
+    let (dfas, ranges) = generate::dfa_files(&plan);
+    source.push_str(&generate::source(&plan, &model, place, &ranges).map_err(CodegenError::Schemas)?);
     let base = match embed {
         Embed::UnderCrateRoot => None,
         Embed::Absolute => Some(schemas.canonicalize().unwrap_or_else(|_| schemas.to_path_buf())),
     };
     source.push_str(&generate::embedded(&corpus, base.as_deref()).map_err(CodegenError::Schemas)?);
-    let (dfas, _) = generate::dfa_files(&plan);
     let files = generate::DFA_FILES.into_iter().zip(dfas).collect();
     Ok(Generated { source, files })
 }
