@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-echo "== generate: src/generated/contracts.rs, patterns-le.dfa, patterns-be.dfa"
+echo "== generate: src/generated/contracts.rs, patterns-le.dfa, patterns-be.dfa, schema-trees.ndjson"
 cargo run -q -p jerry-contracts-codegen
 echo "== bless: JERRY_BLESS=1 cargo test --test artifacts"
 JERRY_BLESS=1 RUST_BACKTRACE=0 cargo test -p jerry-contracts --test artifacts --quiet 2>&1 |
@@ -19,6 +19,6 @@ JERRY_BLESS=1 RUST_BACKTRACE=0 cargo test -p jerry-contracts --test artifacts --
 echo "== check: cargo test --test artifacts"
 cargo test -p jerry-contracts --test artifacts --quiet
 echo "== changed artifacts"
-git status --short -- src/generated/contracts.rs src/generated/patterns-le.dfa src/generated/patterns-be.dfa docs/error-codes.md docs/constraints.md docs/schemas tests/public-api.txt \
+git status --short -- src/generated/contracts.rs src/generated/patterns-le.dfa src/generated/patterns-be.dfa src/generated/schema-trees.ndjson docs/error-codes.md docs/constraints.md docs/schemas tests/public-api.txt \
   crates/python/python/jerry_contracts/types.py crates/node/contracts.d.ts \
   crates/node/guards.js crates/node/guards.d.ts docs/generated-types.rs

@@ -4,6 +4,7 @@
 //! |---|---|
 //! | `src/generated/contracts.rs` | `jerry_contracts_codegen::generate`: the contract types the crate includes |
 //! | `src/generated/patterns-le.dfa`, `patterns-be.dfa` | `jerry_contracts_codegen::generate`: the schemas' pattern DFAs it includes |
+//! | `src/generated/schema-trees.ndjson` | `jerry_contracts_codegen::generate`: the schema layer's compiled trees it includes |
 //! | `docs/error-codes.md` | `validation::codes::markdown` |
 //! | `docs/constraints.md` | `jerry_contracts_codegen::constraints::table` |
 //! | `docs/schemas/` | `jerry_contracts_schema_tools::docs::render` (also `jerry-contracts docs`) |

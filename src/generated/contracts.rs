@@ -313,6 +313,13 @@ pub mod generated {
     pub static WORKFLOW_ID_PATTERN: ::std::sync::LazyLock<
         ::jerry_contracts::pattern::EcmaPattern,
     > = ::std::sync::LazyLock::new(|| PATTERN_TABLE.pattern(38usize));
+    /// The schema layer's compiled trees, one line of JSON per schema file in the registry's
+    /// order, built by the generator (the file beside this one).
+    pub static SCHEMA_TREES: ::jerry_contracts::__validation::SchemaTrees = ::jerry_contracts::__validation::SchemaTrees(
+        include_str!(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/src/generated/schema-trees.ndjson")
+        ),
+    );
     /// Human or service actor on whose behalf the mission runs
     ///
     /// Schema: `https://jerry.dev/schemas/mission/metadata.json#/definitions/actor_id`

@@ -7,13 +7,13 @@
 //!
 //! # Design
 //!
-//! Each registry schema file is compiled once, on first use, into a [`Tree`]: an arena of
-//! [`Node`]s, one per schema object reachable from the file's root and definitions. `$ref`s are
-//! resolved at compile time (relative to the referring file, through [`registry::lookup`] and a
-//! JSON Pointer fragment) into arena indices, so a `$ref` costs one index at validation time and
-//! a definition shared by many places is compiled once per tree. Patterns are compiled once per
-//! process ([`pattern`]) and shared between trees. The keywords are the ones the code generator
-//! accepts (`crates/codegen/src/keywords.rs`); annotations are not compiled at all.
+//! Each registry schema file is compiled by the generator (`crates/codegen/src/schema_tree.rs`,
+//! through the model's keyword table) into a [`Tree`]: an arena of [`Node`]s, one per schema
+//! object reachable from the file's root and definitions, with `$ref`s resolved into arena
+//! indices, so a `$ref` costs one index at validation time and a definition shared by many places
+//! is one node per tree. The runtime reads no schema keyword: it reads a file's tree from the
+//! catalogue's `SCHEMA_TREES` on its first use, checks that every index in it is in range, and
+//! looks its patterns up in the catalogue's pattern table once per process ([`pattern`]).
 //!
 //! Validation recurses on the *schema*: every recursive call descends one edge of the tree
 //! (`properties`, `additionalProperties`, `items`, `$ref`, `if`/`then`/`else`, `allOf`), so the
@@ -26,9 +26,12 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
+use serde::Deserialize;
 use serde_json::{Map, Number, Value};
 
 use super::catalogue::Catalogue;
+#[cfg(test)]
+use super::catalogue::SchemaTrees;
 use super::codes::{self, Code};
 use super::{Report, record, with_values};
 use crate::common::{ErrorRecord, ErrorRecordSeverity};
@@ -68,19 +71,24 @@ pub(crate) fn check_at(
     report: &mut Report,
 ) {
     let violations =
-        with_tree(catalogue, info, |tree| tree.capped_violations(info.path, pointer, Mode::Seed, value, report.room()));
+        with_tree(catalogue, info, |tree| tree.capped_violations(pointer, Mode::Seed, value, report.room()));
     match violations {
-        Some(found) => {
+        Ok(Some(found)) => {
             for violation in found.kept {
                 report.push(violation.into_record());
             }
             // Every schema violation is an error.
             report.omit(found.omitted, found.omitted);
         }
-        None => report.push(record(
+        Ok(None) => report.push(record(
             &codes::SCH_UNKNOWN_SCHEMA,
             "",
             format!("{}#{pointer} is not a schema of the registry, so it cannot be interpreted", info.path),
+        )),
+        Err(reason) => report.push(record(
+            &codes::SCH_UNKNOWN_SCHEMA,
+            "",
+            format!("{}#{pointer} cannot be interpreted: {reason}", info.path),
         )),
     }
 }
@@ -94,7 +102,7 @@ pub(crate) fn check_at(
 /// it cannot go on (a branch chosen by the value, say), it stops at the last schema it reached.
 pub(crate) fn location_of(info: &'static SchemaInfo, instance: &str) -> String {
     match tree_of(info) {
-        Some(tree) => tree.location_of(info.path, instance),
+        Some(tree) => tree.location_of(instance),
         None => format!("{}#", info.id),
     }
 }
@@ -103,9 +111,9 @@ pub(crate) fn location_of(info: &'static SchemaInfo, instance: &str) -> String {
 /// convention (`x-convention`): only then is the convention layer worth a parsed document.
 pub(crate) fn has_conventions(catalogue: Catalogue, info: &'static SchemaInfo, pointer: &str) -> bool {
     with_tree(catalogue, info, |tree| {
-        Some(tree.convention_root(info.path, pointer).is_some_and(|root| tree.reaches_convention(root)))
+        Some(tree.convention_root(pointer).is_some_and(|root| tree.reaches_convention(root)))
     })
-    .unwrap_or(false)
+    .is_ok_and(|reaches| reaches == Some(true))
 }
 
 /// Whether the JSON bytes `bytes` (well-formed: the typed skim read them) surely keep every
@@ -117,8 +125,8 @@ pub(crate) fn conventions_surely_kept(
     pointer: &str,
     bytes: &[u8],
 ) -> bool {
-    with_tree(catalogue, info, |tree| Some(tree.surely_kept(tree.convention_root(info.path, pointer)?, bytes)))
-        .unwrap_or(false)
+    with_tree(catalogue, info, |tree| Some(tree.surely_kept(tree.convention_root(pointer)?, bytes)))
+        .is_ok_and(|kept| kept == Some(true))
 }
 
 /// Whether what the skim kept of a v1.1.0 envelope (`facts`) tells, without a walk of its bytes,
@@ -131,8 +139,8 @@ pub(crate) fn conventions_kept_by_facts(
 ) -> bool {
     facts.envelope
         && info.path == "session_context/v1.1.0.json"
-        && with_tree(catalogue, info, |tree| Some(tree.kept_by_facts(tree.convention_root(info.path, "")?, facts)))
-            .unwrap_or(false)
+        && with_tree(catalogue, info, |tree| Some(tree.kept_by_facts(tree.convention_root("")?, facts)))
+            .is_ok_and(|kept| kept == Some(true))
 }
 
 /// The convention layer: one `CNV-*` record for every convention (`x-convention`) that `value`
@@ -146,10 +154,10 @@ pub(crate) fn conventions(
     strict: bool,
     report: &mut Report,
 ) {
-    let found = with_tree(catalogue, info, |tree| {
-        tree.capped_violations(info.path, pointer, Mode::Convention, value, report.room())
-    });
-    let Some(found) = found else { return };
+    // A tree that cannot be read is reported by the schema layer, which runs first.
+    let found =
+        with_tree(catalogue, info, |tree| tree.capped_violations(pointer, Mode::Convention, value, report.room()));
+    let Ok(Some(found)) = found else { return };
     for violation in found.kept {
         let mut finding = violation.into_record();
         if strict {
@@ -160,10 +168,25 @@ pub(crate) fn conventions(
     report.omit(found.omitted, if strict { found.omitted } else { 0 });
 }
 
-/// Runs `f` on the compiled tree of `info`'s file: the registry's (compiled once) or, for
-/// another set of schemas, one compiled afresh.
-fn with_tree<T>(catalogue: Catalogue, info: &'static SchemaInfo, f: impl FnOnce(&Tree) -> Option<T>) -> Option<T> {
-    if catalogue.is_built_in() { f(tree_of(info)?) } else { f(&Compiler::compile(catalogue, info)) }
+/// Runs `f` on the compiled tree of `info`'s file: the registry's (read once) or, for another
+/// set of schemas, one read afresh; `Err` says why the tree cannot be read.
+fn with_tree<T>(
+    catalogue: Catalogue,
+    info: &'static SchemaInfo,
+    f: impl FnOnce(&Tree) -> Option<T>,
+) -> Result<Option<T>, String> {
+    if catalogue.is_built_in() {
+        return match built_in_tree(info) {
+            Some(Ok(tree)) => Ok(f(tree)),
+            Some(Err(reason)) => Err(reason.clone()),
+            None => Ok(None),
+        };
+    }
+    let index = catalogue.schemas.iter().position(|s| std::ptr::eq(s, info) || s.path == info.path);
+    match index {
+        Some(index) => Tree::read(catalogue, index).map(|tree| f(&tree)),
+        None => Ok(None),
+    }
 }
 
 /// Testing hook: the `(keyword, instance pointer)` of every violation the interpreter finds in
@@ -174,17 +197,18 @@ fn with_tree<T>(catalogue: Catalogue, info: &'static SchemaInfo, f: impl FnOnce(
 /// `("unknownSchema", "")`.
 pub fn interpret(schema: &str, value: &Value) -> Vec<(String, String)> {
     let (name, fragment) = schema.split_once('#').unwrap_or((schema, ""));
-    pairs(registry::lookup(name).and_then(|info| run(info.path, fragment, value)))
+    pairs(registry::lookup(name).and_then(|info| {
+        with_tree(Catalogue::built_in(), info, |tree| tree.violations(fragment, Mode::Seed, value)).ok().flatten()
+    }))
 }
 
 /// Testing hook: [`interpret`] against a schema of another set of schemas, such as the
-/// conformance corpus generated into its own crate. The set is compiled afresh on every call.
+/// conformance corpus generated into its own crate. The tree is read afresh on every call.
 pub fn interpret_in(catalogue: Catalogue, schema: &str, value: &Value) -> Vec<(String, String)> {
     let (name, fragment) = schema.split_once('#').unwrap_or((schema, ""));
-    pairs(
-        registry::lookup_in(catalogue.schemas, name)
-            .and_then(|info| Compiler::compile(catalogue, info).violations(info.path, fragment, Mode::Seed, value)),
-    )
+    pairs(registry::lookup_in(catalogue.schemas, name).and_then(|info| {
+        with_tree(catalogue, info, |tree| tree.violations(fragment, Mode::Seed, value)).ok().flatten()
+    }))
 }
 
 /// The `(keyword, instance pointer)` pairs of a run, or the one pair of an unknown schema.
@@ -195,16 +219,10 @@ fn pairs(violations: Option<Vec<Violation>>) -> Vec<(String, String)> {
     }
 }
 
-/// Every violation of `value` against the schema at `pointer` in the registry file `path`, or
-/// `None` when there is no such compiled schema.
-fn run(path: &str, pointer: &str, value: &Value) -> Option<Vec<Violation>> {
-    tree(path)?.violations(path, pointer, Mode::Seed, value)
-}
-
 impl Tree {
     /// See [`location_of`].
-    fn location_of(&self, path: &str, instance: &str) -> String {
-        let Some(mut at) = self.index.get(&(path, String::new(), Mode::Seed)).copied() else {
+    fn location_of(&self, instance: &str) -> String {
+        let Some(mut at) = self.root("", Mode::Seed) else {
             return String::new();
         };
         // Instance pointers come from the layers themselves; a token that does not unescape
@@ -217,7 +235,7 @@ impl Tree {
                 None => break,
             }
         }
-        match self.locations.get(self.resolved(at)) {
+        match self.location(self.resolved(at)) {
             Some((id, pointer)) => format!("{id}#{pointer}"),
             None => String::new(),
         }
@@ -241,7 +259,7 @@ impl Tree {
         if depth > MAX_DEPTH {
             return None;
         }
-        if let Ok(i) = s.properties.binary_search_by(|(name, _)| (*name).cmp(token)) {
+        if let Ok(i) = s.properties.binary_search_by(|(name, _)| name.as_str().cmp(token)) {
             return s.properties.get(i).map(|(_, id)| *id);
         }
         if token.parse::<usize>().is_ok()
@@ -263,16 +281,16 @@ impl Tree {
         }
     }
 
-    /// Every violation of `value` against the compiled schema at `pointer` in `path`, read in
-    /// `mode`, or `None` when the tree holds no such schema.
-    fn violations(&self, path: &str, pointer: &str, mode: Mode, value: &Value) -> Option<Vec<Violation>> {
-        self.capped_violations(path, pointer, mode, value, usize::MAX).map(|found| found.kept)
+    /// Every violation of `value` against the compiled schema at `pointer` in the tree's file,
+    /// read in `mode`, or `None` when the tree holds no such schema.
+    fn violations(&self, pointer: &str, mode: Mode, value: &Value) -> Option<Vec<Violation>> {
+        self.capped_violations(pointer, mode, value, usize::MAX).map(|found| found.kept)
     }
 
     /// [`Tree::violations`], keeping at most `room` of them and counting the rest (a hostile
     /// document may break a rule a million times: memory stays bounded).
-    fn capped_violations(&self, path: &str, pointer: &str, mode: Mode, value: &Value, room: usize) -> Option<Capped> {
-        let root = self.index.get(&(path, pointer.to_owned(), mode)).copied()?;
+    fn capped_violations(&self, pointer: &str, mode: Mode, value: &Value, room: usize) -> Option<Capped> {
+        let root = self.root(pointer, mode)?;
         let mut found = Capped { kept: Vec::new(), room, omitted: 0 };
         self.eval(root, value, &Path::Root, 0, &mut found);
         Some(found)
@@ -334,39 +352,120 @@ enum Mode {
 /// Index of a [`Node`] in its [`Tree`].
 type NodeId = usize;
 
-/// One registry file's schemas, compiled.
+/// One registry file's schemas, compiled (by the generator).
 struct Tree {
     /// The arena; `NodeId`s index it.
     nodes: Vec<Node>,
-    /// Every compiled schema by (file path, JSON Pointer in that file, reading): the file's
-    /// root and definitions, and everything they reach, in both readings.
-    index: HashMap<(&'static str, String, Mode), NodeId>,
+    /// The file's own schemas by JSON Pointer, in the seed reading: its root and definitions,
+    /// and everything they reach.
+    seed: HashMap<String, NodeId>,
+    /// The same, in the convention reading.
+    convention: HashMap<String, NodeId>,
     /// Per node: whether it, or anything it reaches, asserts a convention (the convention layer
     /// skips every other value without reading it).
     reaches: Vec<bool>,
     /// The file root's node in the convention reading (every document asks for it).
     convention_root: Option<NodeId>,
-    /// Per node: where its schema is, the `$id` of its file and the JSON Pointer in it (a
+    /// The `$id` of every file a node is in.
+    files: Vec<String>,
+    /// Per node: where its schema is, an index of `files` and the JSON Pointer in that file (a
     /// record's `keyword_location` is this and the keyword).
-    locations: Vec<(&'static str, String)>,
+    locations: Vec<(usize, String)>,
     /// The shape of the envelope's conventions for `Tree::kept_by_facts`, read once.
     facts_plan: OnceLock<Option<scan::FactsPlan>>,
 }
 
+/// A tree as the generator writes it: one line of the catalogue's `SCHEMA_TREES`
+/// (`crates/codegen/src/schema_tree.rs` writes these members, no others).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Written {
+    path: String,
+    files: Vec<String>,
+    seed: HashMap<String, NodeId>,
+    convention: HashMap<String, NodeId>,
+    locations: Vec<(usize, String)>,
+    nodes: Vec<Node>,
+}
+
 impl Tree {
-    /// The node of the schema at `pointer` in `path`, in the convention reading.
-    fn convention_root(&self, path: &str, pointer: &str) -> Option<NodeId> {
+    /// The tree of the schema file at `index` of `catalogue`'s schemas, read from the
+    /// catalogue's trees, with its patterns looked up in the catalogue's table; `Err` says why it
+    /// cannot be used.
+    fn read(catalogue: Catalogue, index: usize) -> Result<Tree, String> {
+        let path = catalogue.schemas.get(index).map_or("", |info| info.path);
+        let line = catalogue.trees.line(index).ok_or_else(|| format!("no compiled tree for {path}"))?;
+        let written: Written =
+            serde_json::from_str(line).map_err(|e| format!("the compiled tree of {path} does not read: {e}"))?;
+        if written.path != path {
+            return Err(format!("the compiled tree in {path}'s place is {}'s", written.path));
+        }
+        let Written { files, seed, convention, locations, mut nodes, .. } = written;
+        // Every index in range: a tree that is not whole is refused, never walked.
+        let count = nodes.len();
+        let out_of_range = |id: &NodeId| *id >= count;
+        let children_out = nodes.iter().any(|node| match node {
+            Node::Ref(target) => out_of_range(target),
+            Node::Schema(s) => {
+                s.properties.iter().any(|(_, id)| out_of_range(id))
+                    || s.additional.iter().chain(&s.items).chain(&s.all_of).any(out_of_range)
+                    || s.condition.is_some_and(|(condition, then, otherwise)| {
+                        out_of_range(&condition) || then.iter().chain(&otherwise).any(out_of_range)
+                    })
+            }
+            Node::Any | Node::Never => false,
+        });
+        if children_out
+            || seed.values().chain(convention.values()).any(out_of_range)
+            || locations.len() != count
+            || locations.iter().any(|(file, _)| *file >= files.len())
+        {
+            return Err(format!("the compiled tree of {path} names a node or file it does not have"));
+        }
+        for node in &mut nodes {
+            if let Node::Schema(s) = node {
+                // Sorted by name for binary search, whatever order it was written in.
+                s.properties.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                if let Some(source) = s.pattern_source.take() {
+                    match pattern(catalogue.patterns, source) {
+                        Ok(read) => s.pattern = Some(read),
+                        Err(reason) => s.problems.push(("pattern", reason)),
+                    }
+                }
+            }
+        }
+        let reaches = reaching(&nodes);
+        let convention_root = convention.get("").copied();
+        Ok(Tree { nodes, seed, convention, reaches, convention_root, files, locations, facts_plan: OnceLock::new() })
+    }
+
+    /// The node of the file's schema at `pointer`, in `mode`.
+    fn root(&self, pointer: &str, mode: Mode) -> Option<NodeId> {
+        match mode {
+            Mode::Seed => self.seed.get(pointer).copied(),
+            Mode::Convention => self.convention.get(pointer).copied(),
+        }
+    }
+
+    /// The node of the schema at `pointer` in the tree's file, in the convention reading.
+    fn convention_root(&self, pointer: &str) -> Option<NodeId> {
         if pointer.is_empty() && self.convention_root.is_some() {
             return self.convention_root;
         }
-        self.index.get(&(path, pointer.to_owned(), Mode::Convention)).copied()
+        self.root(pointer, Mode::Convention)
+    }
+
+    /// Where node `at`'s schema is: its file's `$id` and its JSON Pointer there.
+    fn location(&self, at: NodeId) -> Option<(&str, &str)> {
+        let (file, pointer) = self.locations.get(at)?;
+        Some((self.files.get(*file)?.as_str(), pointer.as_str()))
     }
 }
 
 /// One compiled schema.
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
 enum Node {
-    /// Being compiled (only seen while the tree is built).
-    Pending,
     /// `true` or `{}`: every value is valid.
     Any,
     /// `false`: no value is valid.
@@ -375,36 +474,35 @@ enum Node {
     Ref(NodeId),
     /// A schema object with assertions.
     Schema(Box<Schema>),
-    /// A schema the interpreter cannot use (an unresolvable `$ref`, say). The build checks every
-    /// schema, so this cannot happen with the embedded corpus; it is reported, not panicked on.
-    Broken {
-        /// The keyword at fault.
-        keyword: &'static str,
-        /// What is wrong.
-        reason: String,
-    },
 }
 
-/// The assertions of one schema object. Borrowed values point into the registry's documents,
-/// which live as long as the process.
-#[derive(Default)]
+/// The assertions of one schema object.
+#[derive(Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 struct Schema {
     types: Option<Types>,
-    required: Vec<&'static str>,
+    required: Vec<String>,
     /// `properties`, sorted by name for binary search.
-    properties: Vec<(&'static str, NodeId)>,
+    properties: Vec<(String, NodeId)>,
     /// `additionalProperties` when it is a schema (`true` and absent add nothing).
     additional: Option<NodeId>,
     items: Option<NodeId>,
     /// `enum`: the array as written (it is also the record's `expected`).
-    enumeration: Option<&'static Value>,
-    constant: Option<&'static Value>,
+    #[serde(rename = "enum", deserialize_with = "present")]
+    enumeration: Option<Value>,
+    /// `const` (`null` included).
+    #[serde(rename = "const", deserialize_with = "present")]
+    constant: Option<Value>,
+    /// `pattern` as written, until the tree is read ([`Tree::read`] looks it up).
+    #[serde(rename = "pattern")]
+    pattern_source: Option<String>,
+    #[serde(skip)]
     pattern: Option<Arc<EcmaPattern>>,
     /// The first of the schema's `examples` that is a string: what a remediation of its pattern
     /// shows (an id of that kind, not the seed table's one example for every id).
-    example: Option<&'static str>,
-    minimum: Option<&'static Number>,
-    maximum: Option<&'static Number>,
+    example: Option<String>,
+    minimum: Option<Number>,
+    maximum: Option<Number>,
     min_length: Option<u64>,
     max_length: Option<u64>,
     min_items: Option<u64>,
@@ -414,22 +512,31 @@ struct Schema {
     /// `if`, `then`, `else` (only kept when `then` or `else` is there).
     condition: Option<(NodeId, Option<NodeId>, Option<NodeId>)>,
     all_of: Vec<NodeId>,
-    /// In the convention reading: the object's `x-convention` (its `x-source` names each
-    /// convention's decision, which the record quotes), when the object has one.
-    convention: Option<&'static Map<String, Value>>,
+    /// In the convention reading, when the object has an `x-convention`: its `x-source`, which
+    /// names each convention's decision (the record quotes it).
+    convention: Option<Map<String, Value>>,
     /// In the convention reading: `additionalProperties: false` among the conventions.
     closed: bool,
     /// Keywords whose value the interpreter cannot use, with the reason.
+    #[serde(skip)]
     problems: Vec<(&'static str, String)>,
+}
+
+/// A member that is there, `null` included (serde reads a `null` `Option` as `None`).
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(deserializer).map(Some)
 }
 
 /// `type`: the admitted JSON types as a bit set, and the keyword's value (the record's
 /// `expected`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Types {
     mask: u8,
-    declared: &'static Value,
+    declared: Value,
 }
 
+// The type bits, as the generator writes them (`schema_tree::types`).
 const NULL: u8 = 1;
 const BOOLEAN: u8 = 2;
 const OBJECT: u8 = 4;
@@ -439,12 +546,16 @@ const INTEGER: u8 = 32;
 const STRING: u8 = 64;
 
 /// The `format`s the interpreter asserts. `uuid` is not a draft-07 format, so a draft-07
-/// validator ignores it (the schemas pair it with a pattern); unknown formats are ignored too.
-#[derive(Clone, Copy)]
+/// validator ignores it (the schemas pair it with a pattern), and the generator leaves it out.
+#[derive(Clone, Copy, Deserialize)]
 enum Format {
+    #[serde(rename = "date")]
     Date,
+    #[serde(rename = "date-time")]
     DateTime,
+    #[serde(rename = "uri")]
     Uri,
+    #[serde(rename = "uri-reference")]
     UriReference,
 }
 
@@ -469,15 +580,10 @@ impl Format {
     }
 }
 
-/// The compiled tree of the registry file `path` (compiled on first use).
-fn tree(path: &str) -> Option<&'static Tree> {
-    tree_of(registry::schemas().iter().find(|s| s.path == path)?)
-}
-
-/// The compiled tree of the registry entry `info`, found by address (every document asks, so
-/// no name is compared).
-fn tree_of(info: &'static SchemaInfo) -> Option<&'static Tree> {
-    static TREES: OnceLock<Vec<OnceLock<Tree>>> = OnceLock::new();
+/// The tree of the registry entry `info`, read on first use (every document asks, so no name is
+/// compared); `None` when `info` is no entry of the registry.
+fn built_in_tree(info: &'static SchemaInfo) -> Option<&'static Result<Tree, String>> {
+    static TREES: OnceLock<Vec<OnceLock<Result<Tree, String>>>> = OnceLock::new();
     let schemas = registry::schemas();
     let trees = TREES.get_or_init(|| schemas.iter().map(|_| OnceLock::new()).collect());
     // The entry's place in the registry, from its address (no search: every document asks).
@@ -486,19 +592,23 @@ fn tree_of(info: &'static SchemaInfo) -> Option<&'static Tree> {
     let index = Some(offset / size)
         .filter(|&index| offset.is_multiple_of(size) && schemas.get(index).is_some_and(|s| std::ptr::eq(s, info)))
         .or_else(|| schemas.iter().position(|s| s.path == info.path))?;
-    let file = schemas.get(index)?;
-    Some(trees.get(index)?.get_or_init(|| Compiler::compile(Catalogue::built_in(), file)))
+    Some(trees.get(index)?.get_or_init(|| Tree::read(Catalogue::built_in(), index)))
+}
+
+/// The tree of the registry entry `info`, when it reads.
+fn tree_of(info: &'static SchemaInfo) -> Option<&'static Tree> {
+    built_in_tree(info)?.as_ref().ok()
 }
 
 /// The pattern written `source`, read once per process from the DFA the generator built for it
 /// (`patterns`: the catalogue's table, which holds every pattern of its schemas).
-fn pattern(patterns: &'static PatternTable, source: &'static str) -> Result<Arc<EcmaPattern>, String> {
-    static PATTERNS: OnceLock<Mutex<HashMap<&'static str, Arc<EcmaPattern>>>> = OnceLock::new();
+fn pattern(patterns: &'static PatternTable, source: String) -> Result<Arc<EcmaPattern>, String> {
+    static PATTERNS: OnceLock<Mutex<HashMap<String, Arc<EcmaPattern>>>> = OnceLock::new();
     let mut cache = PATTERNS.get_or_init(Mutex::default).lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(read) = cache.get(source) {
+    if let Some(read) = cache.get(&source) {
         return Ok(Arc::clone(read));
     }
-    let Some(read) = patterns.find(source) else {
+    let Some(read) = patterns.find(&source) else {
         return Err(format!(
             "pattern {source:?} is not in the catalogue's pattern table: the generator builds every schema pattern's DFA"
         ));
@@ -509,206 +619,6 @@ fn pattern(patterns: &'static PatternTable, source: &'static str) -> Result<Arc<
     let read = Arc::new(read);
     cache.insert(source, Arc::clone(&read));
     Ok(read)
-}
-
-/// Builds a [`Tree`].
-struct Compiler {
-    /// The set of schemas `$ref`s are resolved in.
-    schemas: &'static [SchemaInfo],
-    /// Their patterns, with their DFAs.
-    patterns: &'static PatternTable,
-    nodes: Vec<Node>,
-    index: HashMap<(&'static str, String, Mode), NodeId>,
-    locations: Vec<(&'static str, String)>,
-}
-
-impl Compiler {
-    /// Compiles `file`'s root and every definition.
-    fn compile(catalogue: Catalogue, file: &'static SchemaInfo) -> Tree {
-        let mut compiler = Self {
-            schemas: catalogue.schemas,
-            patterns: catalogue.patterns,
-            nodes: Vec::new(),
-            index: HashMap::new(),
-            locations: Vec::new(),
-        };
-        for mode in [Mode::Seed, Mode::Convention] {
-            compiler.node(file, String::new(), mode);
-            if let Some(definitions) = file.document.get("definitions").and_then(Value::as_object) {
-                for name in definitions.keys() {
-                    compiler.node(file, format!("/definitions/{}", jerry_contracts_pointer::escape(name)), mode);
-                }
-            }
-        }
-        let reaches = reaching(&compiler.nodes);
-        let convention_root = compiler.index.get(&(file.path, String::new(), Mode::Convention)).copied();
-        Tree {
-            nodes: compiler.nodes,
-            index: compiler.index,
-            reaches,
-            convention_root,
-            locations: compiler.locations,
-            facts_plan: OnceLock::new(),
-        }
-    }
-
-    /// The node of the schema at `pointer` in `file`, compiled if it is not yet.
-    fn node(&mut self, file: &'static SchemaInfo, pointer: String, mode: Mode) -> NodeId {
-        let key = (file.path, pointer, mode);
-        if let Some(&id) = self.index.get(&key) {
-            return id;
-        }
-        let id = self.nodes.len();
-        self.nodes.push(Node::Pending);
-        self.locations.push((file.id, key.1.clone()));
-        // Indexed before it is built, so that a schema referring to itself finds its node.
-        self.index.insert(key.clone(), id);
-        let node = match file.document.pointer(&key.1) {
-            Some(schema) => self.build(file, &key.1, schema, mode),
-            None => Node::Broken { keyword: "$ref", reason: format!("{}#{} does not exist", file.path, key.1) },
-        };
-        if let Some(slot) = self.nodes.get_mut(id) {
-            *slot = node;
-        }
-        id
-    }
-
-    /// Compiles the schema `schema`, found at `pointer` in `file`, read in `mode`.
-    fn build(&mut self, file: &'static SchemaInfo, pointer: &str, schema: &'static Value, mode: Mode) -> Node {
-        let map = match schema {
-            Value::Bool(true) => return Node::Any,
-            // `false` is an assertion of the seed reading; conventions are only ever in `x-convention`.
-            Value::Bool(false) if mode == Mode::Seed => return Node::Never,
-            Value::Bool(false) => return Node::Any,
-            Value::Object(map) => map,
-            _ => {
-                return Node::Broken { keyword: "$schema", reason: format!("{}#{pointer} is not a schema", file.path) };
-            }
-        };
-        if let Some(reference) = map.get("$ref") {
-            let target = reference.as_str().ok_or_else(|| "$ref is not a string".to_owned());
-            return match target.and_then(|r| registry::resolve_in(self.schemas, file, r)) {
-                Ok((target, target_pointer)) => Node::Ref(self.node(target, target_pointer, mode)),
-                Err(reason) => Node::Broken { keyword: "$ref", reason: format!("{}#{pointer}: {reason}", file.path) },
-            };
-        }
-        let mut s = Schema::default();
-        let child = |this: &mut Self, keyword: &str, mode: Mode| this.node(file, format!("{pointer}/{keyword}"), mode);
-        // The structure is the object's own in both readings; the assertions are its own, or,
-        // in the convention reading, those of its `x-convention`.
-        for (keyword, value) in map {
-            match keyword.as_str() {
-                "properties" => {
-                    for name in value.as_object().into_iter().flat_map(Map::keys) {
-                        let id = self.node(
-                            file,
-                            format!("{pointer}/properties/{}", jerry_contracts_pointer::escape(name)),
-                            mode,
-                        );
-                        s.properties.push((name.as_str(), id));
-                    }
-                    s.properties.sort_unstable_by(|a, b| a.0.cmp(b.0));
-                }
-                "additionalProperties" if value.is_object() || mode == Mode::Seed && value != &Value::Bool(true) => {
-                    s.additional = Some(child(self, keyword, mode));
-                }
-                "items" => s.items = Some(child(self, keyword, mode)),
-                "allOf" => {
-                    let count = value.as_array().map_or(0, Vec::len);
-                    s.all_of = (0..count).map(|i| self.node(file, format!("{pointer}/allOf/{i}"), mode)).collect();
-                }
-                _ => {}
-            }
-        }
-        if map.contains_key("if") && (map.contains_key("then") || map.contains_key("else")) {
-            // The condition decides the branch as the seeds state it, in both readings.
-            let condition = child(self, "if", Mode::Seed);
-            let then = map.contains_key("then").then(|| child(self, "then", mode));
-            let otherwise = map.contains_key("else").then(|| child(self, "else", mode));
-            s.condition = Some((condition, then, otherwise));
-        }
-        s.example = map.get("examples").and_then(Value::as_array).into_iter().flatten().find_map(Value::as_str);
-        let assertions = match mode {
-            Mode::Seed => map,
-            Mode::Convention => match map.get("x-convention") {
-                Some(Value::Object(convention)) => {
-                    s.convention = Some(convention);
-                    convention
-                }
-                _ => return Node::Schema(Box::new(s)),
-            },
-        };
-        for (keyword, value) in assertions {
-            match keyword.as_str() {
-                "type" => match types(value) {
-                    Some(mask) => s.types = Some(Types { mask, declared: value }),
-                    None => s.problems.push(("type", format!("unknown type {value}"))),
-                },
-                "required" => s.required = value.as_array().into_iter().flatten().filter_map(Value::as_str).collect(),
-                // A convention that closes the object: every member it does not declare breaks it.
-                "additionalProperties" if mode == Mode::Convention && value == &Value::Bool(false) => {
-                    s.closed = true;
-                }
-                "enum" => s.enumeration = Some(value),
-                "const" => s.constant = Some(value),
-                "pattern" => match value
-                    .as_str()
-                    .ok_or_else(|| "pattern is not a string".to_owned())
-                    .and_then(|source| pattern(self.patterns, source))
-                {
-                    Ok(compiled) => s.pattern = Some(compiled),
-                    Err(reason) => s.problems.push(("pattern", reason)),
-                },
-                "minimum" => s.minimum = value.as_number(),
-                "maximum" => s.maximum = value.as_number(),
-                "minLength" => s.min_length = size(value),
-                "maxLength" => s.max_length = size(value),
-                "minItems" => s.min_items = size(value),
-                "maxItems" => s.max_items = size(value),
-                "uniqueItems" => s.unique_items = value == &Value::Bool(true),
-                "format" => {
-                    s.format = match value.as_str() {
-                        Some("date") => Some(Format::Date),
-                        Some("date-time") => Some(Format::DateTime),
-                        Some("uri") => Some(Format::Uri),
-                        Some("uri-reference") => Some(Format::UriReference),
-                        _ => None,
-                    }
-                }
-                _ => {}
-            }
-        }
-        Node::Schema(Box::new(s))
-    }
-}
-
-/// The type bits of a `type` value (a name or a list of names), or `None` for an unknown name.
-fn types(value: &Value) -> Option<u8> {
-    let one = |name: &str| match name {
-        "null" => Some(NULL),
-        "boolean" => Some(BOOLEAN),
-        "object" => Some(OBJECT),
-        "array" => Some(ARRAY),
-        "number" => Some(NUMBER),
-        "integer" => Some(INTEGER),
-        "string" => Some(STRING),
-        _ => None,
-    };
-    match value {
-        Value::String(name) => one(name),
-        Value::Array(names) => names.iter().try_fold(0, |mask, name| Some(mask | one(name.as_str()?)?)),
-        _ => None,
-    }
-}
-
-/// A size keyword's value (`minLength` etc.): a non-negative integer, `2.0` included.
-fn size(value: &Value) -> Option<u64> {
-    value.as_u64().or_else(|| {
-        let float = value.as_f64()?;
-        // Saturating: a bound past u64::MAX allows everything u64::MAX allows.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        (float >= 0.0 && float.fract() == 0.0).then_some(float as u64)
-    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -816,12 +726,12 @@ impl Schema {
         if self.types.as_ref().is_some_and(|types| types.mask & STRING == 0) {
             return false;
         }
-        if let Some(allowed) = self.enumeration
+        if let Some(allowed) = &self.enumeration
             && !allowed.as_array().is_some_and(|values| values.iter().any(|v| v.as_str() == Some(text)))
         {
             return false;
         }
-        if let Some(constant) = self.constant
+        if let Some(constant) = &self.constant
             && constant.as_str() != Some(text)
         {
             return false;
@@ -849,7 +759,7 @@ impl Schema {
     /// `violation` as this object reports it: unchanged in the seed reading; in the convention
     /// reading, with the convention code of its keyword and the decision that makes it.
     fn conventional(&self, mut violation: Violation) -> Violation {
-        let Some(convention) = self.convention else { return violation };
+        let Some(sources) = &self.convention else { return violation };
         violation.code = convention_of(violation.code);
         // The keyword a convention asserts is written under the object's `x-convention`.
         if let Some(object) =
@@ -858,7 +768,7 @@ impl Schema {
             violation.location =
                 format!("{object}/x-convention/{}", jerry_contracts_pointer::escape(violation.keyword));
         }
-        let source = match convention.get("x-source").and_then(|sources| sources.get(violation.keyword)) {
+        let source = match sources.get(violation.keyword) {
             Some(Value::String(source)) => Some(source.as_str()),
             // `required` may cite a source per property; the record's `expected` is the name.
             Some(Value::Object(per_name)) => violation.expected.as_str().and_then(|name| per_name.get(name)?.as_str()),
@@ -927,7 +837,7 @@ impl Tree {
     /// `violation` with its schema location: node `at`'s file `$id` and pointer, then the
     /// keyword (none for a `false` schema or the depth limit, which are the node itself).
     fn locate(&self, at: NodeId, mut violation: Violation) -> Violation {
-        if let Some((id, pointer)) = self.locations.get(at) {
+        if let Some((id, pointer)) = self.location(at) {
             violation.location = match violation.keyword {
                 "falseSchema" | "maxDepth" => format!("{id}#{pointer}"),
                 keyword => format!("{id}#{pointer}/{}", jerry_contracts_pointer::escape(keyword)),
@@ -956,7 +866,7 @@ impl Tree {
             return false;
         }
         match self.nodes.get(id) {
-            None | Some(Node::Pending | Node::Any) => true,
+            None | Some(Node::Any) => true,
             Some(Node::Never) => {
                 sink.push(|| {
                     self.locate(
@@ -974,22 +884,6 @@ impl Tree {
                 false
             }
             Some(Node::Ref(target)) => self.eval(*target, value, path, depth + 1, sink),
-            Some(Node::Broken { keyword, reason }) => {
-                sink.push(|| {
-                    self.locate(
-                        id,
-                        Violation::new(
-                            &codes::SCH_UNKNOWN_SCHEMA,
-                            keyword,
-                            path,
-                            format!("the schema cannot be applied: {reason}"),
-                            Value::Null,
-                            Value::Null,
-                        ),
-                    )
-                });
-                false
-            }
             Some(Node::Schema(schema)) => self.eval_schema(id, schema, value, path, depth, sink),
         }
     }
@@ -1045,12 +939,12 @@ impl Tree {
                 &codes::SCH_WRONG_TYPE,
                 "type",
                 path,
-                format!("{} is {}, not of type {}", preview(value), kind(value), type_names(types.declared)),
+                format!("{} is {}, not of type {}", preview(value), kind(value), type_names(&types.declared)),
                 types.declared.clone(),
                 bounded(value, COPY_DEPTH),
             ));
         }
-        if let Some(allowed) = s.enumeration
+        if let Some(allowed) = &s.enumeration
             && !allowed.as_array().is_some_and(|values| values.iter().any(|v| equal(v, value)))
         {
             fail!(|| Violation::new(
@@ -1062,7 +956,7 @@ impl Tree {
                 bounded(value, COPY_DEPTH),
             ));
         }
-        if let Some(constant) = s.constant
+        if let Some(constant) = &s.constant
             && !equal(constant, value)
         {
             fail!(|| Violation::new(
@@ -1087,7 +981,7 @@ impl Tree {
                         Value::from(pattern.source()),
                         bounded(value, COPY_DEPTH),
                     )
-                    .remedied(match s.example {
+                    .remedied(match &s.example {
                         Some(example) => format!("Write it in the form {} (e.g., {example})", pattern.source()),
                         None => format!("Write it so that it matches {}", pattern.source()),
                     }));
@@ -1133,7 +1027,7 @@ impl Tree {
                 }
             }
             Value::Number(number) => {
-                if let Some(min) = s.minimum
+                if let Some(min) = &s.minimum
                     && compare(number, min) == Ordering::Less
                 {
                     fail!(|| Violation::new(
@@ -1145,7 +1039,7 @@ impl Tree {
                         value.clone(),
                     ));
                 }
-                if let Some(max) = s.maximum
+                if let Some(max) = &s.maximum
                     && compare(number, max) == Ordering::Greater
                 {
                     fail!(|| Violation::new(
@@ -1221,13 +1115,13 @@ impl Tree {
                     }
                 }
                 for name in &s.required {
-                    if !object.contains_key(*name) {
+                    if !object.contains_key(name.as_str()) {
                         fail!(|| Violation::new(
                             &codes::SCH_MISSING_REQUIRED,
                             "required",
                             path,
                             format!("the required property {name:?} is missing"),
-                            Value::from(*name),
+                            Value::from(name.as_str()),
                             bounded(value, 1),
                         ));
                     }
@@ -1235,7 +1129,7 @@ impl Tree {
                 match s.additional {
                     None => {
                         for (name, id) in &s.properties {
-                            if let Some(property) = object.get(*name) {
+                            if let Some(property) = object.get(name.as_str()) {
                                 descend!(*id, property, &Path::Key(path, name));
                             }
                         }
@@ -1477,6 +1371,37 @@ mod tests {
         assert_eq!(compare(&n(json!(u64::MAX)), &n(json!(1e300))), Ordering::Less);
         assert!(equal(&json!({"a": [1, 2.0]}), &json!({"a": [1.0, 2]})));
         assert!(!equal(&json!([1]), &json!([1, 1])));
+    }
+
+    #[test]
+    fn a_tree_that_is_not_whole_is_refused_not_walked() {
+        let built_in = Catalogue::built_in();
+        let with = |text: String| Catalogue { trees: Box::leak(Box::new(SchemaTrees(text.leak()))), ..built_in };
+        let good = built_in.trees.line(0).expect("a tree a schema file");
+        assert!(Tree::read(built_in, 0).is_ok());
+        let refused = |catalogue: Catalogue| Tree::read(catalogue, 0).err().unwrap_or_default();
+        assert!(refused(with("not json".into())).contains("does not read"));
+        let edited = |edit: &dyn Fn(&mut Value)| {
+            let mut tree: Value = serde_json::from_str(good).unwrap_or_default();
+            edit(&mut tree);
+            with(tree.to_string())
+        };
+        assert!(refused(edited(&|t| t["nodes"][0] = json!({"ref": 1_000_000}))).contains("does not have"));
+        assert!(refused(edited(&|t| t["seed"][""] = json!(1_000_000))).contains("does not have"));
+        assert!(refused(edited(&|t| t["locations"][0][0] = json!(99))).contains("does not have"));
+        assert!(refused(edited(&|t| t["path"] = json!("elsewhere.json"))).contains("in "));
+        // A member the reader does not know: the writer and the reader disagree.
+        assert!(refused(edited(&|t| t["nodes"][0] = json!({"schema": {"multiple_of": 2}}))).contains("does not read"));
+        assert!(Tree::read(built_in, registry::schemas().len()).err().unwrap_or_default().contains("no compiled tree"));
+
+        // Another catalogue whose tree does not read: the schema layer says so, nothing passes.
+        let schemas: &'static [SchemaInfo] = Box::leak(registry::schemas().to_vec().into_boxed_slice());
+        let broken = Catalogue { schemas, ..with("not json\n".repeat(schemas.len())) };
+        let info = schemas.iter().find(|s| s.path == "common/types.json").expect("the common types");
+        let mut report = Report::default();
+        check(broken, info, &json!({}), &mut report);
+        assert_eq!(report.codes(), ["SCH-011"], "{:?}", report.records);
+        assert!(report.records.iter().all(|r| r.message.contains("cannot be interpreted: the compiled tree")));
     }
 
     #[test]

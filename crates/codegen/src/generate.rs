@@ -17,11 +17,12 @@ use crate::model::Model;
 use crate::naming::pascal;
 use crate::plan::{FLAT_MODULE, Kind, Plan, TypeDef};
 
-/// Where the generated code finds the pattern table's DFA files: the directory, as an environment
-/// variable of the including crate's build and a path under it (`CARGO_MANIFEST_DIR` and
-/// `/src/generated/` for the committed form; `OUT_DIR` and `/` for a build script's).
+/// Where the generated code finds the data files it includes (the pattern table's DFAs, the
+/// schema layer's trees): the directory, as an environment variable of the including crate's
+/// build and a path under it (`CARGO_MANIFEST_DIR` and `/src/generated/` for the committed form;
+/// `OUT_DIR` and `/` for a build script's).
 #[derive(Debug, Clone, Copy)]
-pub struct DfaPlace {
+pub struct DataPlace {
     /// The environment variable (`env!`) that names the base directory.
     pub variable: &'static str,
     /// The directory under it, with a leading and a trailing `/`.
@@ -51,7 +52,7 @@ pub fn dfa_files(plan: &Plan) -> ([Vec<u8>; 2], Vec<(usize, usize)>) {
 /// The pattern table (`PATTERN_TABLE`: every pattern of the schemas with the range of its DFA in
 /// the DFA files, `ranges` as [`dfa_files`] gives them, which it includes from `place`) and the
 /// garde rules' statics, each read from its entry.
-fn pattern_items(plan: &Plan, place: DfaPlace, ranges: &[(usize, usize)]) -> TokenStream {
+fn pattern_items(plan: &Plan, place: DataPlace, ranges: &[(usize, usize)]) -> TokenStream {
     let entries = plan.table.iter().zip(ranges).map(|((pattern, _), (start, end))| {
         let literal = Literal::string(pattern);
         quote!((#literal, #start, #end),)
@@ -82,9 +83,22 @@ fn pattern_items(plan: &Plan, place: DfaPlace, ranges: &[(usize, usize)]) -> Tok
     }
 }
 
+/// The schema layer's compiled trees (`SCHEMA_TREES`, [`crate::schema_tree`]), included from
+/// `place`.
+fn tree_items(place: DataPlace) -> TokenStream {
+    let variable = place.variable;
+    let file = format!("{}{}", place.directory, crate::schema_tree::TREE_FILE);
+    quote! {
+        /// The schema layer's compiled trees, one line of JSON per schema file in the registry's
+        /// order, built by the generator (the file beside this one).
+        pub static SCHEMA_TREES: ::jerry_contracts::__validation::SchemaTrees =
+            ::jerry_contracts::__validation::SchemaTrees(include_str!(concat!(env!(#variable), #file)));
+    }
+}
+
 /// Generates the complete source file for `plan`, with the pattern table's DFA files at `place`
 /// and each pattern's DFA at its range of `ranges` ([`dfa_files`]).
-pub fn source(plan: &Plan, model: &Model, place: DfaPlace, ranges: &[(usize, usize)]) -> Result<String, Vec<Problem>> {
+pub fn source(plan: &Plan, model: &Model, place: DataPlace, ranges: &[(usize, usize)]) -> Result<String, Vec<Problem>> {
     let (mut file, declared) = shapes(plan)?;
     let members = attributes::apply(&mut file, plan, model, &declared)?;
     crate::newtypes::apply(&mut file, plan, &declared)?;
@@ -110,6 +124,7 @@ pub fn source(plan: &Plan, model: &Model, place: DfaPlace, ranges: &[(usize, usi
     }
     let flat_items = file.items;
     let patterns = pattern_items(plan, place, ranges);
+    let trees = tree_items(place);
     let agent_types = agent_flat_names(model);
     let dispatches = plan.types.iter().filter_map(|def| dispatch(def, model, &agent_types));
     let documents = documents(plan, model);
@@ -154,6 +169,7 @@ pub fn source(plan: &Plan, model: &Model, place: DfaPlace, ranges: &[(usize, usi
                 <T as ::serde::Deserialize>::deserialize(deserializer).map(::std::option::Option::Some)
             }
             #patterns
+            #trees
             #(#flat_items)*
             #(#aliases)*
             #(#dispatches)*

@@ -7,7 +7,8 @@
 //! The API: [`generate()`], [`python_types`], [`typescript_types`] [`store_ddl`] and [`store_tables`]; the
 //! corpus ([`corpus`]), the plan of named types ([`plan`]), the contract model ([`model`]) and
 //! its views ([`constraints`]), the Python, TypeScript and SQL renderers ([`python`],
-//! [`typescript`], [`sql`]), the golden view ([`golden`]), the schemas'
+//! [`typescript`], [`sql`]), the schema layer's compiled trees ([`schema_tree`]), the golden
+//! view ([`golden`]), the schemas'
 //! fingerprint the generated Rust records and the build checks ([`fingerprint`]) and the file
 //! readers the tools share ([`files`]). The Rust renderer's passes (`generate`, `declarations`,
 //! `attributes`, `newtypes`, `constructors`, `enums`, `skim`, `serde_impls`, `agents`, `poke`,
@@ -37,6 +38,7 @@ pub mod plan;
 mod poke;
 pub mod python;
 mod renderer;
+pub mod schema_tree;
 mod serde_impls;
 mod skim;
 mod spelling;
@@ -86,14 +88,15 @@ pub struct Generated {
     /// The Rust source ([`GENERATED_PATH`] in the committed form).
     pub source: String,
     /// The files the source includes, by name, to be written in the source's directory (the
-    /// committed form) or in `OUT_DIR` ([`Embed::Absolute`]): the pattern table's DFAs.
+    /// committed form) or in `OUT_DIR` ([`Embed::Absolute`]): the pattern table's DFAs and the
+    /// schema layer's compiled trees ([`schema_tree`]).
     pub files: Vec<(&'static str, Vec<u8>)>,
 }
 
 /// Generates the Rust source for every schema under `schemas`, as committed at
 /// [`GENERATED_PATH`]: a header that records the fingerprint of every schema file it comes
 /// from, the types, and the schema files embedded for the registry ([`Embed::UnderCrateRoot`]);
-/// and the pattern table's DFA files, committed beside it.
+/// and the pattern table's DFA files and the schema layer's trees, committed beside it.
 pub fn generate(schemas: &Path) -> Result<Generated, CodegenError> {
     generate_with(schemas, Embed::UnderCrateRoot)
 }
@@ -113,8 +116,8 @@ pub fn generate_with(schemas: &Path, embed: Embed) -> Result<Generated, CodegenE
         fingerprint::render(&files)
     );
     let place = match embed {
-        Embed::UnderCrateRoot => generate::DfaPlace { variable: "CARGO_MANIFEST_DIR", directory: "/src/generated/" },
-        Embed::Absolute => generate::DfaPlace { variable: "OUT_DIR", directory: "/" },
+        Embed::UnderCrateRoot => generate::DataPlace { variable: "CARGO_MANIFEST_DIR", directory: "/src/generated/" },
+        Embed::Absolute => generate::DataPlace { variable: "OUT_DIR", directory: "/" },
     };
     let (dfas, ranges) = generate::dfa_files(&plan);
     source.push_str(&generate::source(&plan, &model, place, &ranges).map_err(CodegenError::Schemas)?);
@@ -123,7 +126,9 @@ pub fn generate_with(schemas: &Path, embed: Embed) -> Result<Generated, CodegenE
         Embed::Absolute => Some(schemas.canonicalize().unwrap_or_else(|_| schemas.to_path_buf())),
     };
     source.push_str(&generate::embedded(&corpus, base.as_deref()).map_err(CodegenError::Schemas)?);
-    let files = generate::DFA_FILES.into_iter().zip(dfas).collect();
+    let trees = schema_tree::render(&corpus).map_err(CodegenError::Schemas)?;
+    let mut files: Vec<(&'static str, Vec<u8>)> = generate::DFA_FILES.into_iter().zip(dfas).collect();
+    files.push((schema_tree::TREE_FILE, trees));
     Ok(Generated { source, files })
 }
 

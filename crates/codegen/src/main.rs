@@ -1,4 +1,5 @@
-//! Writes the generated Rust (`src/generated/contracts.rs`, and the pattern DFAs beside it) from
+//! Writes the generated Rust (`src/generated/contracts.rs`, and the pattern DFAs and the schema
+//! layer's trees beside it) from
 //! `schemas/` without building the library, which includes that file: the first step of
 //! `scripts/bless.sh`, for a change after which the committed file no longer compiles. `cargo run -p jerry-contracts-codegen [-- ROOT]`,
 //! ROOT the repository's root (default: the workspace this crate is in).

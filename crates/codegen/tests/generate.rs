@@ -147,10 +147,82 @@ fn every_pattern_of_a_schema_is_in_the_table_whatever_its_type() {
     let generated = jerry_contracts_codegen::generate(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     assert!(generated.source.contains(r#"("^n-[a-z]+$", 0usize,"#), "the garde pattern comes first");
     assert!(generated.source.contains(r#"("^[0-9]{2}$","#), "the integer's pattern is in the table");
-    let [(little_name, little), (big_name, big)] = generated.files.as_slice() else { panic!("two DFA files") };
-    assert_eq!((*little_name, *big_name), ("patterns-le.dfa", "patterns-be.dfa"));
+    let [(little_name, little), (big_name, big), (trees_name, trees)] = generated.files.as_slice() else {
+        panic!("two DFA files and the trees")
+    };
+    assert_eq!((*little_name, *big_name, *trees_name), ("patterns-le.dfa", "patterns-be.dfa", "schema-trees.ndjson"));
     assert_eq!(little.len(), big.len());
     assert!(little.len() % 8 == 0 && !little.is_empty());
+    // The schema layer's tree carries the integer's pattern too.
+    let tree: Value = serde_json::from_slice(trees).expect("one line of JSON");
+    let count = tree["seed"]["/properties/count"].as_u64().expect("the member's node") as usize;
+    assert_eq!(tree["nodes"][count]["schema"]["pattern"], json!("^[0-9]{2}$"));
+    assert_eq!(tree["nodes"][count]["schema"]["types"], json!({"mask": 32, "declared": "integer"}));
+}
+
+#[test]
+fn the_schema_layer_tree_resolves_references_and_reads_conventions() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("probe")).unwrap();
+    let common = json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$id": "https://jerry.dev/schemas/probe/common.json",
+        "definitions": {"name": {"type": "string", "minLength": 1, "x-convention": {"maxLength": 40, "x-source": {"maxLength": "convention D-1"}}}},
+    });
+    let thing = json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$id": "https://jerry.dev/schemas/probe/thing.json",
+        "type": "object",
+        "required": ["name"],
+        "properties": {"name": {"$ref": "common.json#/definitions/name"}, "flag": {"const": null}},
+        "additionalProperties": false,
+    });
+    fs::write(dir.path().join("probe/common.json"), common.to_string()).unwrap();
+    fs::write(dir.path().join("probe/thing.json"), thing.to_string()).unwrap();
+    // The tree renderer on its own: the Rust renderer refuses the `const: null` and the closed
+    // object with properties, which the schema layer reads all the same.
+    let corpus = jerry_contracts_codegen::Corpus::load(dir.path()).unwrap();
+    let trees = jerry_contracts_codegen::schema_tree::render(&corpus).unwrap_or_else(|e| panic!("{e:?}"));
+    let lines: Vec<Value> =
+        std::str::from_utf8(&trees).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2, "one tree a schema file");
+    let tree = lines.iter().find(|t| t["path"] == "probe/thing.json").expect("thing's tree");
+    let node = |id: &Value| &tree["nodes"][id.as_u64().unwrap() as usize];
+    let root = node(&tree["seed"][""]);
+    assert_eq!(root["schema"]["required"], json!(["name"]));
+    // `additionalProperties: false` is a `false` schema in the seed reading.
+    assert_eq!(node(&root["schema"]["additional"]), &json!("never"));
+    // `const: null` is kept, not read as absent.
+    assert_eq!(node(&tree["seed"]["/properties/flag"])["schema"], json!({"const": null}));
+    // The reference is resolved into the other file's node, located there.
+    let name = node(&tree["seed"]["/properties/name"]);
+    let target = &name["ref"];
+    assert_eq!(node(target)["schema"]["min_length"], json!(1));
+    let (file, pointer) = (
+        &tree["locations"][target.as_u64().unwrap() as usize][0],
+        &tree["locations"][target.as_u64().unwrap() as usize][1],
+    );
+    assert_eq!(tree["files"][file.as_u64().unwrap() as usize], json!("https://jerry.dev/schemas/probe/common.json"));
+    assert_eq!(pointer, &json!("/definitions/name"));
+    // The convention reading asserts the `x-convention` only, and quotes its sources.
+    let convention_name = node(&node(&tree["convention"]["/properties/name"])["ref"]);
+    assert_eq!(convention_name["schema"], json!({"max_length": 40, "convention": {"maxLength": "convention D-1"}}));
+}
+
+#[test]
+fn a_keyword_the_schema_layer_tree_cannot_carry_fails_naming_its_place() {
+    // Past the corpus checks (the tree renderer on its own): a size that is no size.
+    let dir = one_schema(json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$id": "https://jerry.dev/schemas/probe/thing.json",
+        "type": "object",
+        "properties": {"name": {"type": "string", "minLength": -1}, "kind": {"type": "strin"}},
+    }));
+    let corpus = jerry_contracts_codegen::Corpus::load(dir.path()).unwrap();
+    let problems = jerry_contracts_codegen::schema_tree::render(&corpus).expect_err("no tree");
+    let places: Vec<String> = problems.iter().map(|p| format!("{}#{}", p.file, p.pointer)).collect();
+    assert!(places.contains(&"probe/thing.json#/properties/name/minLength".to_owned()), "{places:?}");
+    assert!(places.contains(&"probe/thing.json#/properties/kind/type".to_owned()), "{places:?}");
 }
 
 /// A corpus of one schema file, `probe/thing.json`.

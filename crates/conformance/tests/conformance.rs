@@ -22,7 +22,7 @@ use jerry_contracts::__validation::{Catalogue, interpret_in, validate_as_in};
 use jerry_contracts::registry::SchemaInfo;
 use jerry_contracts::validation::{Validator, json_equal};
 use jerry_contracts_conformance::EMBEDDED_SCHEMAS;
-use jerry_contracts_conformance::generated::{PATTERN_TABLE, ROOTS, TYPES};
+use jerry_contracts_conformance::generated::{PATTERN_TABLE, ROOTS, SCHEMA_TREES, TYPES};
 use serde_json::{Value, json};
 
 /// The conformance corpus's schemas as a registry set, for the schema layer.
@@ -85,7 +85,8 @@ fn every_case_gets_the_suites_verdict_from_the_types_and_the_schema_layer() {
             if typed.is_ok() != valid {
                 failures.push(format!("{shown}: the type {} says {typed:?}", entry.rust_path));
             }
-            let catalogue = Catalogue { schemas: &SCHEMAS, roots: ROOTS, patterns: &PATTERN_TABLE };
+            let catalogue =
+                Catalogue { schemas: &SCHEMAS, roots: ROOTS, patterns: &PATTERN_TABLE, trees: &SCHEMA_TREES };
             let interpreted = interpret_in(catalogue, &path, data);
             if interpreted.is_empty() != valid {
                 failures.push(format!("{shown}: the schema layer says {interpreted:?}"));

@@ -101,7 +101,7 @@ impl Tree {
             return None;
         }
         for (name, child) in s.properties.iter().filter(|(_, child)| self.reaches_convention(*child)) {
-            match *name {
+            match name.as_str() {
                 "session_id" => plan.session_id = Some(self.own_convention(*child)?),
                 "trace" => plan.trace = Some(self.trace_plan(*child)?),
                 "payload" => {
@@ -150,7 +150,7 @@ impl Tree {
         let mut plan = TracePlan { trace_id: None, span_id: None, depth: None, requires: [false; 2] };
         if s.convention.is_some() {
             for name in &s.required {
-                match *name {
+                match name.as_str() {
                     "trace_id" => plan.requires[0] = true,
                     "span_id" => plan.requires[1] = true,
                     // Always there: the kept trace's `depth` is not optional.
@@ -160,7 +160,7 @@ impl Tree {
             }
         }
         for (name, child) in s.properties.iter().filter(|(_, child)| self.reaches_convention(*child)) {
-            match *name {
+            match name.as_str() {
                 "trace_id" => plan.trace_id = Some(self.own_convention(*child)?),
                 "span_id" => plan.span_id = Some(self.own_convention(*child)?),
                 "depth" => plan.depth = Some(self.own_convention(*child)?),
@@ -279,7 +279,7 @@ impl Tree {
                         && s.required.iter().all(|name| has(name))
                         && (!s.closed
                             || members.seen.iter().all(|m| {
-                                s.properties.binary_search_by(|(declared, _)| (*declared).cmp(&m.name)).is_ok()
+                                s.properties.binary_search_by(|(declared, _)| declared.as_str().cmp(&m.name)).is_ok()
                             }))
                 } else {
                     self.judged_whole(*node, bytes.get(at..end)?, depth)
@@ -306,7 +306,7 @@ impl Tree {
         let route = |name: &str, children: &mut Vec<NodeId>| {
             children.clear();
             for s in &routing {
-                let child = match s.properties.binary_search_by(|(declared, _)| (*declared).cmp(name)) {
+                let child = match s.properties.binary_search_by(|(declared, _)| declared.as_str().cmp(name)) {
                     Ok(found) => s.properties.get(found).map(|(_, child)| *child),
                     Err(_) => s.additional,
                 };
@@ -398,7 +398,7 @@ impl Tree {
             return None;
         }
         let mut partial = Map::new();
-        for name in s.required.iter().copied().chain(s.properties.iter().map(|(name, _)| *name)) {
+        for name in s.required.iter().chain(s.properties.iter().map(|(name, _)| name)).map(String::as_str) {
             if partial.contains_key(name) {
                 continue;
             }
