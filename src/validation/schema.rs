@@ -55,8 +55,8 @@ const PREVIEW_CHARS: usize = 80;
 const COPY_DEPTH: usize = 3;
 const COPY_ENTRIES: usize = 20;
 
-/// Validates `value` against `info`'s schema, one of `schemas` (the registry's, whose trees are
-/// compiled once, or another set, compiled afresh), and adds one record per violation to `report`.
+/// Validates `value` against `info`'s schema, one of `catalogue`'s (the registry's, whose trees
+/// are read once, or another set's, read afresh), and adds one record per violation to `report`.
 pub(crate) fn check(catalogue: Catalogue, info: &'static SchemaInfo, value: &Value, report: &mut Report) {
     check_at(catalogue, info, "", value, report);
 }

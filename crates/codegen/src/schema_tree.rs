@@ -15,7 +15,7 @@
 //! "locations": [[file, pointer]…], "nodes": [node…]}`, a node being `"any"`, `"never"`,
 //! `{"ref": node}` or `{"schema": {…}}` with only the members a schema object has.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
 
@@ -30,13 +30,18 @@ pub const TREE_FILE: &str = "schema-trees.ndjson";
 pub fn render(corpus: &Corpus) -> Result<Vec<u8>, Vec<Problem>> {
     let mut out = String::new();
     let mut problems = Vec::new();
+    // A schema is compiled in both readings and into every tree that reaches it: each problem
+    // is named once.
+    let mut named = HashSet::new();
     for file in &corpus.schemas {
         match Compiler::compile(corpus, &file.path) {
             Ok(line) => {
                 out.push_str(&line.to_string());
                 out.push('\n');
             }
-            Err(found) => problems.extend(found),
+            Err(found) => problems.extend(
+                found.into_iter().filter(|p| named.insert((p.file.clone(), p.pointer.clone(), p.message.clone()))),
+            ),
         }
     }
     if problems.is_empty() { Ok(out.into_bytes()) } else { Err(problems) }

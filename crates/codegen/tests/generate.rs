@@ -211,18 +211,21 @@ fn the_schema_layer_tree_resolves_references_and_reads_conventions() {
 
 #[test]
 fn a_keyword_the_schema_layer_tree_cannot_carry_fails_naming_its_place() {
-    // Past the corpus checks (the tree renderer on its own): a size that is no size.
+    // Past the corpus checks (the tree renderer on its own): a size that is no size, a type that
+    // is none, a keyword nobody knows (met in both readings, named once).
     let dir = one_schema(json!({
         "$schema": "http://json-schema.org/draft-07/schema#",
         "$id": "https://jerry.dev/schemas/probe/thing.json",
         "type": "object",
-        "properties": {"name": {"type": "string", "minLength": -1}, "kind": {"type": "strin"}},
+        "properties": {"name": {"type": "string", "minLength": -1, "frobnicate": 1}, "kind": {"type": "strin"}},
     }));
     let corpus = jerry_contracts_codegen::Corpus::load(dir.path()).unwrap();
     let problems = jerry_contracts_codegen::schema_tree::render(&corpus).expect_err("no tree");
     let places: Vec<String> = problems.iter().map(|p| format!("{}#{}", p.file, p.pointer)).collect();
     assert!(places.contains(&"probe/thing.json#/properties/name/minLength".to_owned()), "{places:?}");
     assert!(places.contains(&"probe/thing.json#/properties/kind/type".to_owned()), "{places:?}");
+    assert!(places.contains(&"probe/thing.json#/properties/name/frobnicate".to_owned()), "{places:?}");
+    assert_eq!(places.len(), 3, "each problem once, not once a reading: {places:?}");
 }
 
 /// A corpus of one schema file, `probe/thing.json`.
