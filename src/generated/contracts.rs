@@ -55,6 +55,7 @@
 #[doc(hidden)]
 #[allow(clippy::all, clippy::pedantic, clippy::nursery, unused_imports)]
 pub mod generated {
+    use ::serde::{Deserialize, Serialize};
     /// Deserialises a field that must be present but may be `null` (serde would otherwise
     /// read a missing `Option` field as `None`).
     fn required_nullable<'de, D, T>(
@@ -323,17 +324,7 @@ pub mod generated {
     /// Human or service actor on whose behalf the mission runs
     ///
     /// Schema: `https://jerry.dev/schemas/mission/metadata.json#/definitions/actor_id`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
@@ -369,17 +360,7 @@ pub mod generated {
     /// Agent family: ps (problem-solving), nse (NASA systems engineering) or orch (orchestration)
     ///
     /// Schema: `https://jerry.dev/schemas/session_context/v1.0.0.json#/definitions/agent_family`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -399,17 +380,7 @@ pub mod generated {
     /// Constraints: pattern `^(ps|nse|orch)-[a-z]+(-[a-z]+)*$`.
     ///
     /// Schema: `https://jerry.dev/schemas/common/types.json#/definitions/agent_id`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[derive(::garde::Validate)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -440,17 +411,7 @@ pub mod generated {
     /// Model tier the agent runs on
     ///
     /// Schema: `https://jerry.dev/schemas/session_context/v1.0.0.json#/definitions/agent_model`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -723,17 +684,7 @@ pub mod generated {
     /// Artifact schema name
     ///
     /// Schema: `https://jerry.dev/schemas/mission/aggregation_packet.json#/properties/schema_name`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -743,17 +694,7 @@ pub mod generated {
         AggregationPacket,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/analyst_output.json#/properties/analysis_type`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -814,17 +755,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/analyst_output.json#/properties/conclusions/items/properties/strength`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -879,17 +810,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/analyst_output.json#/properties/next_agent_hint`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -1286,17 +1207,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/architect_output.json#/properties/adr/properties/status`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -1315,17 +1226,7 @@ pub mod generated {
         Superseded,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/architect_output.json#/properties/next_agent_hint`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -1607,17 +1508,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/architecture_output.json#/properties/architecture/properties/interfaces/items/properties/type`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -1639,17 +1530,7 @@ pub mod generated {
         Fluid,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/architecture_output.json#/properties/next_agent_hint`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -1823,17 +1704,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/architecture_output.json#/properties/architecture/properties/system_elements/items/properties/type`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -2009,17 +1880,7 @@ pub mod generated {
     /// Serialisation of the artifact file
     ///
     /// Schema: `https://jerry.dev/schemas/common/artifacts.json#/definitions/artifact_format`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -2040,17 +1901,7 @@ pub mod generated {
     /// Opaque identifier of one artifact instance (package, pass, result, packet, decision, proposal)
     ///
     /// Schema: `https://jerry.dev/schemas/mission/metadata.json#/definitions/artifact_id`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
@@ -2088,17 +1939,7 @@ pub mod generated {
     /// Constraints: pattern `^(?:$|[^/\\.A-Za-z]|[A-Za-z][A-Za-z0-9+.-]*(?:$|[^A-Za-z0-9+.:-])|\.(?:$|[^.])|\.\.[^/\\])`.
     ///
     /// Schema: `https://jerry.dev/schemas/common/artifacts.json#/definitions/artifact_path`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[derive(::garde::Validate)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -2194,17 +2035,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/common/types.json#/definitions/artifact_reference/properties/format`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -2223,17 +2054,7 @@ pub mod generated {
         Text,
     }
     /// Schema: `https://jerry.dev/schemas/common/types.json#/definitions/artifact_reference/properties/type`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -2278,17 +2099,7 @@ pub mod generated {
     /// Kind of work product an artifact holds
     ///
     /// Schema: `https://jerry.dev/schemas/common/artifacts.json#/definitions/artifact_type`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -2429,17 +2240,7 @@ pub mod generated {
     /// Constraints: pattern `^BLK-[0-9]{3}$`.
     ///
     /// Schema: `https://jerry.dev/schemas/common/findings.json#/definitions/blocker_id`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[derive(::garde::Validate)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -2672,17 +2473,7 @@ pub mod generated {
     /// Compression of the stored snapshot: none while active, lz4 once archived
     ///
     /// Schema: `https://jerry.dev/schemas/infrastructure/checkpoint.json#/properties/compression`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -2697,17 +2488,7 @@ pub mod generated {
     /// Lifecycle stage: active (warm, instant restore), archived (cold, restore by decompression), deleted (retention expired, not restorable)
     ///
     /// Schema: `https://jerry.dev/schemas/infrastructure/checkpoint.json#/properties/status`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -2727,17 +2508,7 @@ pub mod generated {
     /// Constraints: pattern `^sha256:[a-f0-9]{64}$`.
     ///
     /// Schema: `https://jerry.dev/schemas/common/artifacts.json#/definitions/checksum`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[derive(::garde::Validate)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -2809,17 +2580,7 @@ pub mod generated {
     /// Agent's cognitive processing mode
     ///
     /// Schema: `https://jerry.dev/schemas/common/types.json#/definitions/cognitive_mode`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -2837,7 +2598,7 @@ pub mod generated {
     /// Constraints: 0.0 to 1.0.
     ///
     /// Schema: `https://jerry.dev/schemas/common/types.json#/definitions/confidence_score/properties/breakdown/additionalProperties`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Deserialize, Serialize, Clone, Debug, PartialEq)]
     #[serde(transparent)]
     #[derive(::garde::Validate)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -2894,7 +2655,7 @@ pub mod generated {
     /// Confidence as a bare number; the seed shows 0.82 and 0.79, the 0..1 range is a convention
     ///
     /// Schema: `https://jerry.dev/schemas/mission/metadata.json#/definitions/confidence`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Deserialize, Serialize, Clone, Debug, PartialEq)]
     #[serde(transparent)]
     #[derive(::garde::Validate)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -3177,17 +2938,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/configuration_output.json#/properties/baselines/items/properties/status`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -3209,17 +2960,7 @@ pub mod generated {
         Superseded,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/configuration_output.json#/properties/baselines/items/properties/type`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -3327,17 +3068,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/configuration_output.json#/properties/change_requests/items/properties/status`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -3362,17 +3093,7 @@ pub mod generated {
         Closed,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/configuration_output.json#/properties/change_requests/items/properties/type`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -3585,17 +3306,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/configuration_output.json#/properties/configuration_items/items/properties/status`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -3614,17 +3325,7 @@ pub mod generated {
         Obsolete,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/configuration_output.json#/properties/configuration_items/items/properties/type`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -3646,17 +3347,7 @@ pub mod generated {
         Data,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/configuration_output.json#/properties/next_agent_hint`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -3936,17 +3627,7 @@ pub mod generated {
     /// Kind of conflict
     ///
     /// Schema: `https://jerry.dev/schemas/orchestration/conflict.json#/properties/type`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -3965,17 +3646,7 @@ pub mod generated {
         ResourceConflict,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/configuration_output.json#/properties/cognitive_mode`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -3987,17 +3658,7 @@ pub mod generated {
     /// Moment the artifact was written; the seed shows RFC 3339 date-times (2026-04-14T12:00:00Z), the format is a convention
     ///
     /// Schema: `https://jerry.dev/schemas/mission/metadata.json#/definitions/created_at`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
@@ -4033,7 +3694,7 @@ pub mod generated {
     /// Constraints: 1 to 10.
     ///
     /// Schema: `https://jerry.dev/schemas/agents/nse/architecture_output.json#/properties/trade_studies/items/properties/alternatives/items/properties/scores/additionalProperties`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Deserialize, Serialize, Clone, Debug, PartialEq)]
     #[serde(transparent)]
     #[derive(::garde::Validate)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -4130,17 +3791,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/architecture_output.json#/properties/cognitive_mode`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -4152,17 +3803,7 @@ pub mod generated {
     /// Identifier of a root business entity
     ///
     /// Schema: `https://jerry.dev/schemas/mission/metadata.json#/definitions/entity_id`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
@@ -4198,17 +3839,7 @@ pub mod generated {
     /// Lower snake_case type of a root business entity
     ///
     /// Schema: `https://jerry.dev/schemas/mission/metadata.json#/definitions/entity_type`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
@@ -4246,17 +3877,7 @@ pub mod generated {
     /// Constraints: pattern `^e-\d+$`.
     ///
     /// Schema: `https://jerry.dev/schemas/common/types.json#/definitions/entry_id`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[derive(::garde::Validate)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -4382,17 +4003,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/common/error.json#/properties/severity`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -4495,17 +4106,7 @@ pub mod generated {
     /// Kind of evidence
     ///
     /// Schema: `https://jerry.dev/schemas/orchestration/evidence.json#/properties/type`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -4532,17 +4133,7 @@ pub mod generated {
     /// How the evidence was verified
     ///
     /// Schema: `https://jerry.dev/schemas/orchestration/evidence.json#/properties/verification_method`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -4560,17 +4151,7 @@ pub mod generated {
     /// Who verified the evidence
     ///
     /// Schema: `https://jerry.dev/schemas/orchestration/evidence.json#/properties/verified_by`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -4665,17 +4246,7 @@ pub mod generated {
     /// Constraints: pattern `^F-[0-9]{3}$`.
     ///
     /// Schema: `https://jerry.dev/schemas/common/findings.json#/definitions/finding_id`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[derive(::garde::Validate)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -4703,17 +4274,7 @@ pub mod generated {
     /// Context isolation between workers: full (copy-on-spawn), the only mode M-001 allows
     ///
     /// Schema: `https://jerry.dev/schemas/infrastructure/parallel_execution.json#/properties/isolation_mode`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -4854,17 +4415,7 @@ pub mod generated {
     /// Why the loop stopped: score ≥ quality threshold, iteration limit reached, improvement below threshold, circuit breaker open, or an iteration exceeded its timeout
     ///
     /// Schema: `https://jerry.dev/schemas/infrastructure/generator_critic.json#/properties/termination_reason`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -5069,17 +4620,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/integration_output.json#/properties/interface_issues/items/properties/status`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -5114,17 +4655,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/integration_output.json#/properties/interfaces/items/properties/status`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -5143,17 +4674,7 @@ pub mod generated {
         Controlled,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/integration_output.json#/properties/interfaces/items/properties/type`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -5238,17 +4759,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/integration_output.json#/properties/next_agent_hint`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -5472,17 +4983,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/integration_output.json#/properties/integration_plan/properties/strategy`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -5508,17 +5009,7 @@ pub mod generated {
     /// Constraints: pattern `^IF-[A-Z]{3}-\d{3}$`.
     ///
     /// Schema: `https://jerry.dev/schemas/common/types.json#/definitions/interface_id`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[derive(::garde::Validate)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -5595,17 +5086,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/investigator_output.json#/properties/next_agent_hint`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -5780,17 +5261,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/investigator_output.json#/properties/remediation_options/items/properties/effort`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -5858,17 +5329,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/investigator_output.json#/properties/root_causes/items/properties/likelihood`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -5942,17 +5403,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/infrastructure/parallel_execution.json#/definitions/isolation_model/properties/shared_read_only/items`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -6063,17 +5514,7 @@ pub mod generated {
     /// Level on the project's four-step scale low, medium, high, critical (common/types.json severity); the seed shows medium and high but names no scale, so the scale is a convention
     ///
     /// Schema: `https://jerry.dev/schemas/mission/metadata.json#/definitions/level`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
@@ -6327,17 +5768,7 @@ pub mod generated {
     /// Artifact schema name
     ///
     /// Schema: `https://jerry.dev/schemas/mission/librarian_pass.json#/properties/schema_name`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -6349,17 +5780,7 @@ pub mod generated {
     /// Lower snake_case machine code naming a kind, class, route or scope
     ///
     /// Schema: `https://jerry.dev/schemas/mission/metadata.json#/definitions/code`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
@@ -6805,17 +6226,7 @@ pub mod generated {
     /// Artifact schema name
     ///
     /// Schema: `https://jerry.dev/schemas/mission/mission_envelope.json#/properties/schema_name`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -6827,7 +6238,7 @@ pub mod generated {
     /// Mission identifier that links every artifact of one mission: a UUID (the seed writes the type template "uuid" in every shape, 004 §4.2-§13.2)
     ///
     /// Schema: `https://jerry.dev/schemas/mission/metadata.json#/definitions/mission_id`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Deserialize, Serialize, Clone, Debug, PartialEq)]
     #[serde(transparent)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
@@ -6852,17 +6263,7 @@ pub mod generated {
     /// Version tag vN, used for artifact schema versions and versioned templates
     ///
     /// Schema: `https://jerry.dev/schemas/mission/metadata.json#/definitions/schema_version`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
@@ -6983,17 +6384,7 @@ pub mod generated {
     /// Artifact schema name
     ///
     /// Schema: `https://jerry.dev/schemas/mission/mission_task_graph.json#/properties/schema_name`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -7145,17 +6536,7 @@ pub mod generated {
     /// Mutable state shared between workers: none
     ///
     /// Schema: `https://jerry.dev/schemas/infrastructure/parallel_execution.json#/properties/shared_state`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -7165,17 +6546,7 @@ pub mod generated {
         None,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/architecture_output.json#/properties/agent_id`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -7185,17 +6556,7 @@ pub mod generated {
         NseArchitecture,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/configuration_output.json#/properties/agent_id`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -7205,17 +6566,7 @@ pub mod generated {
         NseConfiguration,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/integration_output.json#/properties/agent_id`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -7225,17 +6576,7 @@ pub mod generated {
         NseIntegration,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/reporter_output.json#/properties/agent_id`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -7288,17 +6629,7 @@ pub mod generated {
     /// NASA project lifecycle phase
     ///
     /// Schema: `https://jerry.dev/schemas/agents/nse/reporter_output.json#/properties/lifecycle_phase`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -7479,17 +6810,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/reporter_output.json#/properties/report_type`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -7839,17 +7160,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/reporter_output.json#/properties/se_metrics/properties/risks/properties/burn_down_trend`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -7970,17 +7281,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/reporter_output.json#/properties/upcoming_reviews/items/properties/readiness_status`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -7996,17 +7297,7 @@ pub mod generated {
         NotReady,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/requirements_output.json#/properties/agent_id`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -8016,17 +7307,7 @@ pub mod generated {
         NseRequirements,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/reviewer_output.json#/properties/agent_id`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -8112,17 +7393,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/reviewer_output.json#/properties/assessment/properties/criteria_details/items/properties/status`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -8141,17 +7412,7 @@ pub mod generated {
         NotApplicable,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/reviewer_output.json#/properties/next_agent_hint`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -8299,17 +7560,7 @@ pub mod generated {
     /// NASA review type per NPR 7123.1D
     ///
     /// Schema: `https://jerry.dev/schemas/agents/nse/reviewer_output.json#/properties/review_type`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -8417,17 +7668,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/reviewer_output.json#/properties/rrids/items/properties/status`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -8446,17 +7687,7 @@ pub mod generated {
         Deferred,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/reviewer_output.json#/properties/rrids/items/properties/type`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -8477,17 +7708,7 @@ pub mod generated {
     /// Review board verdict
     ///
     /// Schema: `https://jerry.dev/schemas/agents/nse/reviewer_output.json#/properties/verdict`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -8506,17 +7727,7 @@ pub mod generated {
         NoProceed,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/risk_output.json#/properties/agent_id`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -8526,17 +7737,7 @@ pub mod generated {
         NseRisk,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/verification_output.json#/properties/agent_id`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -8715,17 +7916,7 @@ pub mod generated {
     /// An agent that has an output schema under agents/
     ///
     /// Schema: `https://jerry.dev/schemas/session_context/v1.1.0.json#/definitions/output_agent_id`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -9107,17 +8298,7 @@ pub mod generated {
     /// The guard plane's verdict
     ///
     /// Schema: `https://jerry.dev/schemas/mission/policy_decision.json#/properties/decision`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -9132,17 +8313,7 @@ pub mod generated {
     /// Artifact schema name
     ///
     /// Schema: `https://jerry.dev/schemas/mission/policy_decision.json#/properties/schema_name`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -9154,17 +8325,7 @@ pub mod generated {
     /// Component or agent that wrote the artifact
     ///
     /// Schema: `https://jerry.dev/schemas/mission/metadata.json#/definitions/producer`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
@@ -9202,17 +8363,7 @@ pub mod generated {
     /// Constraints: pattern `^PROJ-\d{3}(-[a-z0-9-]+)?$`.
     ///
     /// Schema: `https://jerry.dev/schemas/common/types.json#/definitions/project_id`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[derive(::garde::Validate)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -9457,17 +8608,7 @@ pub mod generated {
     /// Artifact schema name
     ///
     /// Schema: `https://jerry.dev/schemas/mission/prompt_package.json#/properties/schema_name`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -9477,17 +8618,7 @@ pub mod generated {
         PromptPackage,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/analyst_output.json#/properties/agent_id`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -9497,17 +8628,7 @@ pub mod generated {
         PsAnalyst,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/architect_output.json#/properties/agent_id`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -9517,17 +8638,7 @@ pub mod generated {
         PsArchitect,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/investigator_output.json#/properties/agent_id`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -9537,17 +8648,7 @@ pub mod generated {
         PsInvestigator,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/reporter_output.json#/properties/agent_id`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -9806,17 +8907,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/reporter_output.json#/properties/report_type`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -9838,17 +8929,7 @@ pub mod generated {
         Summary,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/reporter_output.json#/properties/status`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -9870,17 +8951,7 @@ pub mod generated {
         Cancelled,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/researcher_output.json#/properties/agent_id`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -9890,17 +8961,7 @@ pub mod generated {
         PsResearcher,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/reviewer_output.json#/properties/agent_id`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -9962,17 +9023,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/reviewer_output.json#/properties/findings/items/properties/type`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -9991,17 +9042,7 @@ pub mod generated {
         Observation,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/reviewer_output.json#/properties/next_agent_hint`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -10157,17 +9198,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/reviewer_output.json#/properties/review_criteria/items/properties/result`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -10186,17 +9217,7 @@ pub mod generated {
         NotApplicable,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/reviewer_output.json#/properties/verdict`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -10215,17 +9236,7 @@ pub mod generated {
         Rejected,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/synthesizer_output.json#/properties/agent_id`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -10235,17 +9246,7 @@ pub mod generated {
         PsSynthesizer,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/validator_output.json#/properties/agent_id`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -10305,17 +9306,7 @@ pub mod generated {
     /// Constraints: pattern `^Q-[0-9]{3}$`.
     ///
     /// Schema: `https://jerry.dev/schemas/common/findings.json#/definitions/question_id`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[derive(::garde::Validate)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -10466,17 +9457,7 @@ pub mod generated {
     /// Constraints: pattern `^REQ-[A-Z]{3}-\d{3}$`.
     ///
     /// Schema: `https://jerry.dev/schemas/common/types.json#/definitions/requirement_id`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[derive(::garde::Validate)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -10505,17 +9486,7 @@ pub mod generated {
         }
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/requirements_output.json#/properties/requirements/items/properties/priority`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -10530,17 +9501,7 @@ pub mod generated {
         Wont,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/requirements_output.json#/properties/requirements/items/properties/status`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -10558,17 +9519,7 @@ pub mod generated {
     /// ADIT verification method
     ///
     /// Schema: `https://jerry.dev/schemas/agents/nse/requirements_output.json#/properties/requirements/items/properties/verification_method`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -10583,17 +9534,7 @@ pub mod generated {
         Test,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/requirements_output.json#/properties/next_agent_hint`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -10843,17 +9784,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/requirements_output.json#/properties/stakeholder_needs/items/properties/priority`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -10929,17 +9860,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/requirements_output.json#/properties/traceability/properties/coverage_status`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -11154,17 +10075,7 @@ pub mod generated {
     /// Artifact schema name
     ///
     /// Schema: `https://jerry.dev/schemas/mission/research_artifact.json#/properties/schema_name`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -11228,17 +10139,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/researcher_output.json#/properties/findings/items/properties/category`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -11262,17 +10163,7 @@ pub mod generated {
     /// Recommended next agent for processing
     ///
     /// Schema: `https://jerry.dev/schemas/agents/ps/researcher_output.json#/properties/next_agent_hint`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -11474,17 +10365,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/researcher_output.json#/properties/sources/items/properties/credibility`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -11503,17 +10384,7 @@ pub mod generated {
         Unverified,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/researcher_output.json#/properties/sources/items/properties/source_type`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -11580,17 +10451,7 @@ pub mod generated {
     /// What the workflow does next
     ///
     /// Schema: `https://jerry.dev/schemas/orchestration/review_gate.json#/properties/action`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -11847,17 +10708,7 @@ pub mod generated {
     /// Artifact schema name
     ///
     /// Schema: `https://jerry.dev/schemas/mission/review_packet.json#/properties/schema_name`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -12034,17 +10885,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/risk_output.json#/properties/risks/items/properties/category`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -12070,17 +10911,7 @@ pub mod generated {
     /// Constraints: pattern `^RISK-\d{3}$`.
     ///
     /// Schema: `https://jerry.dev/schemas/common/types.json#/definitions/risk_id`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[derive(::garde::Validate)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -12106,17 +10937,7 @@ pub mod generated {
         }
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/risk_output.json#/properties/risks/items/properties/risk_level`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -12246,17 +11067,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/risk_output.json#/properties/risks/items/properties/mitigations/items/properties/effectiveness`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -12275,17 +11086,7 @@ pub mod generated {
         Unknown,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/risk_output.json#/properties/risks/items/properties/mitigations/items/properties/status`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -12304,17 +11105,7 @@ pub mod generated {
         Cancelled,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/risk_output.json#/properties/risks/items/properties/mitigation_strategy`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -12336,17 +11127,7 @@ pub mod generated {
         Watch,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/risk_output.json#/properties/next_agent_hint`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -12531,17 +11312,7 @@ pub mod generated {
     /// Phase 1 colony role type of a task or prompt package
     ///
     /// Schema: `https://jerry.dev/schemas/mission/metadata.json#/definitions/role_type`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -12573,17 +11344,7 @@ pub mod generated {
     /// Constraints: pattern `^1\.[0-9]+\.[0-9]+$`.
     ///
     /// Schema: `https://jerry.dev/schemas/session_context/v1.0.0.json#/definitions/schema_version`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[derive(::garde::Validate)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -12619,17 +11380,7 @@ pub mod generated {
     /// Session identifier, e.g. sess-2026-01-10-xyz789 or a UUID
     ///
     /// Schema: `https://jerry.dev/schemas/session_context/v1.0.0.json#/definitions/session_id`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
@@ -12665,17 +11416,7 @@ pub mod generated {
     /// Severity/priority level
     ///
     /// Schema: `https://jerry.dev/schemas/common/types.json#/definitions/severity`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -12741,17 +11482,7 @@ pub mod generated {
     /// Workflow stage that ran
     ///
     /// Schema: `https://jerry.dev/schemas/orchestration/stage_output.json#/properties/stage`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -12883,17 +11614,7 @@ pub mod generated {
     /// Outcome of the stage
     ///
     /// Schema: `https://jerry.dev/schemas/orchestration/stage_output.json#/properties/status`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -13073,17 +11794,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/synthesizer_output.json#/properties/next_agent_hint`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -13324,17 +12035,7 @@ pub mod generated {
     /// Task identifier, unique within its mission's task graph
     ///
     /// Schema: `https://jerry.dev/schemas/mission/metadata.json#/definitions/task_id`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
@@ -13370,17 +12071,7 @@ pub mod generated {
     /// Tenant that owns the mission and all of its artifacts
     ///
     /// Schema: `https://jerry.dev/schemas/mission/metadata.json#/definitions/tenant_id`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
@@ -13418,17 +12109,7 @@ pub mod generated {
     /// Constraints: pattern `^TST-[A-Z]{3}-\d{3}$`.
     ///
     /// Schema: `https://jerry.dev/schemas/common/types.json#/definitions/test_id`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[derive(::garde::Validate)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -13571,17 +12252,7 @@ pub mod generated {
     /// Model family that executes the task
     ///
     /// Schema: `https://jerry.dev/schemas/orchestration/todo.json#/properties/metadata/properties/agent_model`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -13597,17 +12268,7 @@ pub mod generated {
     /// Kind of evidence the task must produce
     ///
     /// Schema: `https://jerry.dev/schemas/orchestration/todo.json#/properties/metadata/properties/evidence_required`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -13634,17 +12295,7 @@ pub mod generated {
     /// Workflow stage the task belongs to
     ///
     /// Schema: `https://jerry.dev/schemas/orchestration/todo.json#/properties/metadata/properties/workflow_stage`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -13674,17 +12325,7 @@ pub mod generated {
     /// Scheduling priority of the task
     ///
     /// Schema: `https://jerry.dev/schemas/orchestration/todo.json#/properties/priority`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -13702,17 +12343,7 @@ pub mod generated {
     /// Lifecycle state of the task
     ///
     /// Schema: `https://jerry.dev/schemas/orchestration/todo.json#/properties/status`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -13736,17 +12367,7 @@ pub mod generated {
     /// Lower snake_case name of a tool a colony agent may call
     ///
     /// Schema: `https://jerry.dev/schemas/mission/metadata.json#/definitions/tool_name`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
@@ -14101,17 +12722,7 @@ pub mod generated {
     /// Artifact schema version described by this file
     ///
     /// Schema: `https://jerry.dev/schemas/mission/aggregation_packet.json#/properties/schema_version`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -14198,17 +12809,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/validator_output.json#/properties/next_agent_hint`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -14392,17 +12993,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/validator_output.json#/properties/test_results/items/properties/result`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -14421,17 +13012,7 @@ pub mod generated {
         Error,
     }
     /// Schema: `https://jerry.dev/schemas/agents/ps/validator_output.json#/properties/validation_verdict`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -14625,17 +13206,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/verification_output.json#/properties/verification_matrix/properties/entries/items/properties/status`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -14660,17 +13231,7 @@ pub mod generated {
         Waived,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/verification_output.json#/properties/verification_matrix/properties/entries/items/properties/verification_method`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -14685,17 +13246,7 @@ pub mod generated {
         Test,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/verification_output.json#/properties/next_agent_hint`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -14964,17 +13515,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/verification_output.json#/properties/test_cases/items/properties/status`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -15046,17 +13587,7 @@ pub mod generated {
         pub extra: ::jerry_contracts::Extra,
     }
     /// Schema: `https://jerry.dev/schemas/agents/nse/verification_output.json#/properties/validation_activities/items/properties/status`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -15258,17 +13789,7 @@ pub mod generated {
     /// Artifact schema name
     ///
     /// Schema: `https://jerry.dev/schemas/mission/worker_result.json#/properties/schema_name`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -15319,17 +13840,7 @@ pub mod generated {
     /// Template of each worker's isolated read-write namespace; {agent_id} stands for the worker's agent id
     ///
     /// Schema: `https://jerry.dev/schemas/infrastructure/parallel_execution.json#/definitions/isolation_model/properties/worker_namespace`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -15343,17 +13854,7 @@ pub mod generated {
     /// Constraints: pattern `^WF-[A-Z]{3}-\d{3}$`.
     ///
     /// Schema: `https://jerry.dev/schemas/session_context/v1.1.0.json#/definitions/workflow_id`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Deserialize, Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     #[derive(::garde::Validate)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -15475,17 +13976,7 @@ pub mod generated {
     /// Current workflow phase
     ///
     /// Schema: `https://jerry.dev/schemas/session_context/v1.1.0.json#/definitions/workflow_state/properties/phase`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]
@@ -15660,17 +14151,7 @@ pub mod generated {
     /// Artifact schema name
     ///
     /// Schema: `https://jerry.dev/schemas/mission/writeback_proposal.json#/properties/schema_name`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
     #[derive(::jerry_contracts::__private::Skim)]
     #[cfg_attr(feature = "testing", derive(::jerry_contracts::__private::Poke))]

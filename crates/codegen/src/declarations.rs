@@ -91,6 +91,16 @@ pub fn render(
             problems.push(Problem::new("schemas/", "", format!("typify named a type {name} the plan does not have")));
             continue;
         };
+        if SERDE_DERIVES.contains(&name.as_str()) {
+            problems.push(Problem::new(
+                &def.file,
+                &def.pointer,
+                format!(
+                    "a type named {name} would shadow serde's derive of that name in the generated module; rename it"
+                ),
+            ));
+            continue;
+        }
         let Schema::Object(schema) = schema else {
             problems.push(Problem::new(&def.file, &def.pointer, "a boolean schema has no declaration"));
             continue;
@@ -143,12 +153,20 @@ fn gist(text: &str) -> String {
     text.chars().filter(|c| !matches!(c, '`' | '_' | '-' | ' ' | '\n' | '\t')).collect()
 }
 
-/// The derives, in typify's (sorted) order.
+/// The names of serde's derives, which the generated module imports
+/// (`use ::serde::{Deserialize, Serialize};`), so that a type's derive list fits on one line; no
+/// generated type may take one of them.
+pub const SERDE_DERIVES: [&str; 2] = ["Deserialize", "Serialize"];
+
+/// The derives, in typify's (sorted) order; serde's by their imported names.
 fn derives(names: &[&str]) -> TokenStream {
     let mut sorted: Vec<&str> = names.to_vec();
     sorted.sort_unstable();
     sorted.dedup();
-    let paths = sorted.iter().map(|name| syn::parse_str::<syn::Path>(name).map_or_else(|_| quote!(), |p| quote!(#p)));
+    let paths = sorted.iter().map(|name| {
+        let name = name.strip_prefix("::serde::").filter(|name| SERDE_DERIVES.contains(name)).unwrap_or(name);
+        syn::parse_str::<syn::Path>(name).map_or_else(|_| quote!(), |p| quote!(#p))
+    });
     quote!(#[derive(#(#paths),*)])
 }
 
@@ -411,7 +429,7 @@ mod tests {
 
     /// typify's own declarations without what the passes write themselves: a struct's serde
     /// derives and its fields' serde attributes, an enum's derived `Deserialize` and its
-    /// conversions from and to text.
+    /// conversions from and to text; serde's other derives by their imported names.
     struct WithoutSerde;
 
     /// Declarations without their docs, which typify writes for every item (its name when the
@@ -432,6 +450,8 @@ mod tests {
                 for field in &mut item.fields {
                     field.attrs.retain(|a| !a.path().is_ident("serde"));
                 }
+            } else {
+                drop_derives(&mut item.attrs, &[]);
             }
         }
 
@@ -446,9 +466,17 @@ mod tests {
             let Ok(list) = attr.parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated) else {
                 continue;
             };
+            // The serde derives kept are named as the generated module imports them.
             let kept = list
                 .iter()
-                .filter(|p| p.segments.last().is_none_or(|s| !names.contains(&s.ident.to_string().as_str())));
+                .filter(|p| p.segments.last().is_none_or(|s| !names.contains(&s.ident.to_string().as_str())))
+                .map(|p| match p.segments.last() {
+                    Some(s) if SERDE_DERIVES.contains(&s.ident.to_string().as_str()) => {
+                        let ident = &s.ident;
+                        quote!(#ident)
+                    }
+                    _ => quote!(#p),
+                });
             *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
         }
     }

@@ -147,6 +147,7 @@ pub fn source(plan: &Plan, model: &Model, place: DataPlace, ranges: &[(usize, us
         #[doc(hidden)]
         #[allow(clippy::all, clippy::pedantic, clippy::nursery, unused_imports)]
         pub mod #flat {
+            use ::serde::{Deserialize, Serialize};
             /// Deserialises a field that must be present but may be `null` (serde would otherwise
             /// read a missing `Option` field as `None`).
             fn required_nullable<'de, D, T>(deserializer: D) -> ::std::result::Result<::std::option::Option<T>, D::Error>
