@@ -108,12 +108,16 @@ pub(crate) fn location_of(info: &'static SchemaInfo, instance: &str) -> String {
 }
 
 /// Whether the schema at `pointer` in `info`'s file, or any schema it reaches, carries a
-/// convention (`x-convention`): only then is the convention layer worth a parsed document.
+/// convention (`x-convention`): only then is the convention layer worth a parsed document. A
+/// tree that cannot be read may have some: [`conventions`] says so.
 pub(crate) fn has_conventions(catalogue: Catalogue, info: &'static SchemaInfo, pointer: &str) -> bool {
-    with_tree(catalogue, info, |tree| {
+    let reaches = with_tree(catalogue, info, |tree| {
         Some(tree.convention_root(pointer).is_some_and(|root| tree.reaches_convention(root)))
-    })
-    .is_ok_and(|reaches| reaches == Some(true))
+    });
+    match reaches {
+        Ok(reaches) => reaches == Some(true),
+        Err(_) => true,
+    }
 }
 
 /// Whether the JSON bytes `bytes` (well-formed: the typed skim read them) surely keep every
@@ -154,10 +158,23 @@ pub(crate) fn conventions(
     strict: bool,
     report: &mut Report,
 ) {
-    // A tree that cannot be read is reported by the schema layer, which runs first.
     let found =
         with_tree(catalogue, info, |tree| tree.capped_violations(pointer, Mode::Convention, value, report.room()));
-    let Ok(Some(found)) = found else { return };
+    let found = match found {
+        Ok(Some(found)) => found,
+        Ok(None) => return,
+        // The conventions cannot be judged: an error, once (the schema layer may have said it).
+        Err(reason) => {
+            if !report.has(&codes::SCH_UNKNOWN_SCHEMA) {
+                report.push(record(
+                    &codes::SCH_UNKNOWN_SCHEMA,
+                    "",
+                    format!("{}#{pointer} cannot be interpreted: {reason}", info.path),
+                ));
+            }
+            return;
+        }
+    };
     for violation in found.kept {
         let mut finding = violation.into_record();
         if strict {
@@ -1402,6 +1419,14 @@ mod tests {
         check(broken, info, &json!({}), &mut report);
         assert_eq!(report.codes(), ["SCH-011"], "{:?}", report.records);
         assert!(report.records.iter().all(|r| r.message.contains("cannot be interpreted: the compiled tree")));
+        // The convention layer does not skip what it cannot read: it says so, once.
+        assert!(has_conventions(broken, info, ""));
+        conventions(broken, info, "", &json!({}), false, &mut report);
+        assert_eq!(report.codes(), ["SCH-011"], "said once: {:?}", report.records);
+        let mut alone = Report::default();
+        conventions(broken, info, "", &json!({}), false, &mut alone);
+        assert_eq!(alone.codes(), ["SCH-011"], "{:?}", alone.records);
+        assert!(!alone.is_valid());
     }
 
     #[test]
