@@ -91,16 +91,6 @@ pub fn render(
             problems.push(Problem::new("schemas/", "", format!("typify named a type {name} the plan does not have")));
             continue;
         };
-        if SERDE_DERIVES.contains(&name.as_str()) {
-            problems.push(Problem::new(
-                &def.file,
-                &def.pointer,
-                format!(
-                    "a type named {name} would shadow serde's derive of that name in the generated module; rename it"
-                ),
-            ));
-            continue;
-        }
         let Schema::Object(schema) = schema else {
             problems.push(Problem::new(&def.file, &def.pointer, "a boolean schema has no declaration"));
             continue;

@@ -99,6 +99,22 @@ fn tree_items(place: DataPlace) -> TokenStream {
 /// Generates the complete source file for `plan`, with the pattern table's DFA files at `place`
 /// and each pattern's DFA at its range of `ranges` ([`dfa_files`]).
 pub fn source(plan: &Plan, model: &Model, place: DataPlace, ranges: &[(usize, usize)]) -> Result<String, Vec<Problem>> {
+    // The flat module imports serde's derives by name: no generated item may take one.
+    let shadowing: Vec<Problem> = plan
+        .types
+        .iter()
+        .filter(|def| crate::declarations::SERDE_DERIVES.contains(&def.flat.as_str()))
+        .map(|def| {
+            let message = format!(
+                "a type named {} would shadow serde's derive of that name in the generated module; rename it",
+                def.flat
+            );
+            Problem::new(&def.file, &def.pointer, message)
+        })
+        .collect();
+    if !shadowing.is_empty() {
+        return Err(shadowing);
+    }
     let (mut file, declared) = shapes(plan)?;
     let members = attributes::apply(&mut file, plan, model, &declared)?;
     crate::newtypes::apply(&mut file, plan, &declared)?;
